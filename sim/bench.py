@@ -1,0 +1,60 @@
+"""`canasta-lab bench`: the performance figures of DESIGN.md, measured on one core."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from typing import Any
+
+from .engine import layout as L
+from .runner import make_job, run_chunk
+
+WARM_START = """
+import time, sys
+t0 = float(sys.argv[1])
+from sim.runner import make_job, run_chunk
+run_chunk(make_job(sys.argv[2], ["baseline"], 1), 0, 1, False)
+print(time.time() - t0)
+"""
+
+
+def _timed(variant: str, strategy: str, min_seconds: float, batch: int) -> tuple[float, int, int, int]:
+    job = make_job(variant, [strategy], seed=12345)
+    run_chunk(job, 0, 2, False)  # load or compile the kernels before timing
+    games = hands = decisions = 0
+    t0 = time.perf_counter()
+    g0 = 0
+    while True:
+        rows, _ = run_chunk(job, g0, batch, False)
+        g0 += batch
+        games += len(rows)
+        hands += int(rows[:, L.G_NHANDS].sum())
+        decisions += int(rows[:, L.G_DECISIONS].sum())
+        dt = time.perf_counter() - t0
+        if dt >= min_seconds:
+            return dt, games, hands, decisions
+
+
+def warm_start(variant: str) -> float:
+    """Seconds from launching a fresh interpreter until it has played a game (cached kernels)."""
+    t0 = time.time()
+    out = subprocess.run([sys.executable, "-c", WARM_START, repr(t0), variant],
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def bench(variant: str, min_seconds: float = 3.0) -> dict[str, Any]:
+    dt, games, hands, _ = _timed(variant, "baseline", min_seconds, 200)
+    rdt, _, _, rdec = _timed(variant, "random", min_seconds, 200)
+    warm_start(variant)  # make sure this process's cache is on disk before timing a fresh one
+    return {
+        "variant": variant,
+        "hands_per_second": round(hands / dt, 1),
+        "games_per_second": round(games / dt, 1),
+        "us_per_decision": round(rdt / rdec * 1e6, 3),
+        "warm_start_seconds": round(min(warm_start(variant) for _ in range(3)), 3),
+        "hands_per_game": round(hands / games, 2),
+        "baseline_games_timed": games,
+        "random_decisions_timed": rdec,
+    }

@@ -1,0 +1,165 @@
+"""Elementary state operations: hands, stock, pile, melds, the event log, requirements, canastas."""
+
+from numba import njit
+
+from .cards import rank_of_nb
+from .layout import (
+    ERR_LOG_FULL, EV_RED3, F_JOK, F_KIND, F_NAT, F_PLAYER, F_RANK, F_TURN, F_TWO, F_VAL, JOKER, MK_RANK,
+    NMF, R_CARDVAL, R_MTAB_N, R_MTAB_REQ, R_MTAB_THR, S_ERR, S_EV_N, S_EVC_N, S_LOG, S_STOCK_N, S_TURN,
+    MK_WILD,
+)
+
+# Event log ------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def log_nb(S, t, p, a, b, c, d):
+    """Append an event; returns its row (or -1 when not logging)."""
+    st = S.st
+    if st[S_LOG] == 0 or st[S_ERR] != 0:
+        return -1
+    i = st[S_EV_N]
+    if i >= S.ev.shape[0]:
+        st[S_ERR] = ERR_LOG_FULL
+        return -1
+    e = S.ev[i]
+    e[0] = t
+    e[1] = p
+    e[2] = a
+    e[3] = b
+    e[4] = c
+    e[5] = st[S_EVC_N]
+    e[6] = 0
+    e[7] = d
+    st[S_EV_N] = i + 1
+    return i
+
+
+@njit(cache=True)
+def logc_nb(S, ei, k):
+    """Append a card to event row ei (cards of one event are contiguous)."""
+    st = S.st
+    if ei < 0 or st[S_ERR] != 0:
+        return
+    j = st[S_EVC_N]
+    if j >= S.evc.shape[0]:
+        st[S_ERR] = ERR_LOG_FULL
+        return
+    S.evc[j] = k
+    st[S_EVC_N] = j + 1
+    S.ev[ei, 6] += 1
+
+
+# Hands ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def hadd_nb(S, p, k):
+    S.hand[p, k] += 1
+    S.hr[p, rank_of_nb(k)] += 1
+    S.hn[p] += 1
+
+
+@njit(cache=True, inline="always")
+def hdel_nb(S, p, k):
+    S.hand[p, k] -= 1
+    S.hr[p, rank_of_nb(k)] -= 1
+    S.hn[p] -= 1
+
+
+@njit(cache=True)
+def htake_rank_nb(S, p, r):
+    """Remove one card of rank class r from the hand (suits in S H D C order) and return its kind."""
+    if r == 13:
+        k = JOKER
+    else:
+        k = r * 4
+        for s in range(4):
+            if S.hand[p, r * 4 + s] > 0:
+                k = r * 4 + s
+                break
+    hdel_nb(S, p, k)
+    return k
+
+
+@njit(cache=True)
+def hand_value_nb(R, S, p):
+    v = 0
+    for r in range(14):
+        v += S.hr[p, r] * R[R_CARDVAL + r]
+    return v
+
+
+@njit(cache=True, inline="always")
+def pop_stock_nb(S):
+    n = S.st[S_STOCK_N] - 1
+    S.st[S_STOCK_N] = n
+    return S.stock[n]
+
+
+# Melds ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def msize_nb(S, s, m):
+    row = S.melds[s, m]
+    return row[F_NAT] + row[F_TWO] + row[F_JOK]
+
+
+@njit(cache=True)
+def meld_new_nb(S, p, s, kind, rank):
+    m = S.nm[s]
+    S.nm[s] = m + 1
+    row = S.melds[s, m]
+    for f in range(NMF):
+        row[f] = 0
+    row[F_KIND] = kind
+    row[F_RANK] = rank
+    row[F_TURN] = S.st[S_TURN]
+    row[F_PLAYER] = p
+    if kind == MK_RANK or kind == MK_WILD:
+        S.mor[s, rank] = m
+    return m
+
+
+@njit(cache=True)
+def meld_put_nb(R, S, s, m, k):
+    """Put card k (already out of any hand or pile) into meld m of side s."""
+    r = rank_of_nb(k)
+    row = S.melds[s, m]
+    if r == 1:
+        row[F_TWO] += 1
+    elif r == 13:
+        row[F_JOK] += 1
+    else:
+        row[F_NAT] += 1
+    row[F_VAL] += R[R_CARDVAL + r]
+
+
+@njit(cache=True)
+def canastas_nb(S, s):
+    c = 0
+    for m in range(S.nm[s]):
+        if S.melds[s, m, F_KIND] != 3 and msize_nb(S, s, m) >= 7:
+            c += 1
+    return c
+
+
+# Rules lookups --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def requirement_nb(R, score):
+    """Initial-meld minimum for a side whose cumulative score at the start of the hand is `score`."""
+    req = R[R_MTAB_REQ]
+    for i in range(R[R_MTAB_N]):
+        if score >= R[R_MTAB_THR + i]:
+            req = R[R_MTAB_REQ + i]
+    return req
+
+
+@njit(cache=True)
+def lay_red3_nb(S, p, k, s):
+    """A red three reaching the table (from the deal, a draw, or the pile)."""
+    S.red3[s] += 1
+    return log_nb(S, EV_RED3, p, k, -1, 0, 0)

@@ -1,0 +1,107 @@
+"""Transcripts: one game replayed with the event log on, written as JSON Lines (docs/transcript.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .cards import card_name
+from .engine import layout as L
+from .runner import EngineError, Job, describe_error, make_job
+
+METHODS = {1: "pair", 2: "natural_wild", 3: "layoff"}
+KINDS = {L.MK_RANK: "rank", L.MK_WILD: "wild", L.MK_BLACK3: "black3", L.MK_SEQ: "sequence"}
+
+
+def record(job: Job, game: int, n_events: int = 200_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play game `game` of the run with logging on: the same cards and choices as in `play`."""
+    from .engine.kernel import play_batch_nb
+    from .engine.state import new_state
+    from .rules import pack
+
+    R = pack(job.variant)
+    while True:
+        S = new_state(R, n_events)
+        S.st[L.S_LOG] = 1
+        sids, prm = job.seat_tables()
+        out_g = np.zeros((1, L.GF), np.int64)
+        play_batch_nb(R, S, sids, prm, job.seed, game, 1, out_g, np.zeros((0, L.HF), np.int64), 0)
+        if S.st[L.S_ERR] == L.ERR_LOG_FULL:
+            n_events *= 4
+            continue
+        if S.st[L.S_ERR] != 0:
+            raise EngineError(describe_error(job, S.st))
+        n = int(S.st[L.S_EV_N])
+        return S.ev[:n].copy(), S.evc[: int(S.st[L.S_EVC_N])].copy(), out_g[0]
+
+
+def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
+    v = job.variant
+    ev, evc, row = record(job, game)
+    yield {"event": "game", "variant": v.name, "seed": job.seed, "game": game, "deal": int(row[L.G_DEAL]),
+           "players": v.players, "sides": [list(s) for s in v.sides], "strategies": job.seat_labels(game),
+           "rules": v.to_dict()}
+    for e in ev:
+        t, p, a, b, c, off, cnt, d = (int(x) for x in e)
+        cards = [int(x) for x in evc[off:off + cnt]]
+        names = [card_name(k) for k in cards]
+        if t == L.EV_DEAL:
+            hs, npile, nstock = a, b, c
+            hands = [names[i * hs:(i + 1) * hs] for i in range(v.players)]
+            rest = names[v.players * hs:]
+            yield {"event": "deal", "hand": d, "dealer": p, "hands": hands, "feet": [],
+                   "stock": rest[npile:npile + nstock], "pile": rest[:npile]}
+        elif t == L.EV_RED3:
+            yield {"event": "red_three", "player": p, "card": card_name(a),
+                   "replacement": card_name(b) if b >= 0 else None}
+        elif t == L.EV_DRAW:
+            yield {"event": "draw", "player": p, "cards": names}
+        elif t == L.EV_TAKE:
+            yield {"event": "take_pile", "player": p, "method": METHODS[a], "cards": names}
+        elif t == L.EV_MELD:
+            yield {"event": "meld", "player": p, "side": v.seat_side(p), "meld": a, "new": bool(b),
+                   "kind": KINDS[c], "cards": names}
+        elif t == L.EV_ASK:
+            yield {"event": "ask", "player": p, "partner": a, "answer": bool(b)}
+        elif t == L.EV_DISCARD:
+            yield {"event": "discard", "player": p, "card": card_name(a)}
+        elif t == L.EV_GOOUT:
+            yield {"event": "go_out", "player": p, "concealed": bool(a)}
+        elif t == L.EV_HANDEND:
+            ns = v.n_sides
+            comps = cards[: ns * L.NC]
+            scores = []
+            for s in range(ns):
+                item: dict[str, Any] = {"side": s}
+                item.update(zip(L.COMPONENTS, comps[s * L.NC:(s + 1) * L.NC]))
+                scores.append(item)
+            yield {"event": "hand_end", "hand": p, "reason": L.END_NAMES[a],
+                   "out_player": b if b >= 0 else None, "scores": scores, "totals": cards[ns * L.NC:]}
+        elif t == L.EV_GAMEEND:
+            yield {"event": "game_end", "totals": cards, "winner": p if p >= 0 else None, "capped": bool(a)}
+
+
+def write_transcript(variant: str, strategies: Sequence[str], seed: int, game: int,
+                     out: str | os.PathLike[str], force: bool = False) -> int:
+    """Write the transcript atomically; returns the number of events."""
+    if game < 0:
+        raise ValueError(f"game index must be a non-negative integer, got {game}")
+    p = Path(out)
+    if p.exists() and not force:
+        raise FileExistsError(f"output {str(p)!r} already exists; choose another path or pass --force")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise PermissionError(f"cannot write {str(p)!r}: folder {str(parent)!r} is missing or not writable")
+    job = make_job(variant, strategies, seed)
+    lines = [json.dumps(e, separators=(",", ":")) for e in events(job, game)]
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=parent)
+    with os.fdopen(fd, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(tmp, p)
+    return len(lines)
