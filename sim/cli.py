@@ -36,10 +36,14 @@ def _natural(text: str) -> int:
     return n
 
 
-def _check_setup(variant: str, strategies: list[str]) -> None:
-    get_variant(variant)
-    for s in strategies:
+def _check_setup(args: argparse.Namespace) -> None:
+    """Resolve the variant (and --players) and parse every strategy before any work starts."""
+    args.variant = get_variant(args.variant, args.players).name
+    for s in args.strategy:
         parse_strategy(s)
+    players = get_variant(args.variant).players
+    if len(args.strategy) > players:
+        raise CliError(f"{args.variant} has {players} seats; give 1 to {players} strategies, not {len(args.strategy)}")
 
 
 def cmd_variants(args: argparse.Namespace) -> None:
@@ -58,7 +62,7 @@ def cmd_play(args: argparse.Namespace) -> None:
     from .results import check_writable, play, write_parquet
     from .stats import win_rates
 
-    _check_setup(args.variant, args.strategy)
+    _check_setup(args)
     out = check_writable(args.out, args.force) if args.out else None
     hands_out = check_writable(args.hands_out, args.force) if args.hands_out else None
     bar = None
@@ -83,7 +87,7 @@ def cmd_play(args: argparse.Namespace) -> None:
 def cmd_compare(args: argparse.Namespace) -> None:
     from .reports import compare_report
 
-    _check_setup(args.variant, args.strategy)
+    _check_setup(args)
     if len(args.strategy) < 2:
         raise CliError("compare needs at least two strategies (-s A -s B)")
     text = compare_report(args.variant, args.strategy, args.games, args.seed, Path(args.out), args.workers)
@@ -93,7 +97,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 def cmd_transcript(args: argparse.Namespace) -> None:
     from .transcript import write_transcript
 
-    _check_setup(args.variant, args.strategy)
+    _check_setup(args)
     try:
         n = write_transcript(args.variant, args.strategy, args.seed, args.game, args.out, args.force)
     except (FileExistsError, PermissionError) as exc:
@@ -118,9 +122,16 @@ def cmd_bench(args: argparse.Namespace) -> None:
                   f"warm start {r['warm_start_seconds']:.2f} s")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line naming what was wrong (DESIGN.md, "Errors and bad input")."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="canasta-lab", description="Monte Carlo strategy analysis for Canasta.")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    ap = OneLineParser(prog="canasta-lab", description="Monte Carlo strategy analysis for Canasta.")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser)
 
     p = sub.add_parser("variants", help="list the variants with players and one-line description")
     p.set_defaults(func=cmd_variants)
@@ -132,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("-s", "--strategy", action="append", required=True,
                        help="strategy with optional knobs, e.g. baseline:min_pile=5; repeat for more seats")
         p.add_argument("--seed", type=_natural, required=True, help="master seed (non-negative)")
+        p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
 
     p = sub.add_parser("play", help="play N games and write one row per game")
     common(p)

@@ -235,7 +235,23 @@ _add(Variant(
 ))
 
 
-def get_variant(name: str) -> Variant:
+def family_players(family: str) -> list[int]:
+    return sorted(v.players for v in PRESETS.values() if v.name.rsplit("-", 1)[0] == family)
+
+
+def get_variant(name: str, players: int | None = None) -> Variant:
+    """A preset by name (`classic-4p`), or by family and player count (`classic`, players=4)."""
+    if players is not None:
+        family = name.rsplit("-", 1)[0] if name in PRESETS else name
+        counts = family_players(family)
+        if not counts:
+            raise RulesError(f"unknown variant {name!r}; accepted: {', '.join(PRESETS)}")
+        if players not in counts:
+            raise RulesError(f"{family} does not support {players} players; accepted: "
+                             + ", ".join(str(c) for c in counts))
+        name = f"{family}-{players}p"
     if name not in PRESETS:
-        raise RulesError(f"unknown variant {name!r}; accepted: {', '.join(PRESETS)}")
+        families = sorted({v.name.rsplit("-", 1)[0] for v in PRESETS.values()})
+        raise RulesError(f"unknown variant {name!r}; accepted: {', '.join(PRESETS)} "
+                         f"(or a family, {', '.join(families)}, with --players)")
     return PRESETS[name]

@@ -54,6 +54,8 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategyChoice],
     if not strategies:
         raise ValueError("give at least one strategy (-s NAME)")
     chosen = tuple(s if isinstance(s, StrategyChoice) else parse_strategy(s) for s in strategies)
+    if len(chosen) > v.players:
+        raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
     return Job(v, chosen, int(seed), check)

@@ -49,8 +49,8 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
            "rules": v.to_dict()}
     for e in ev:
         t, p, a, b, c, off, cnt, d = (int(x) for x in e)
-        cards = [int(x) for x in evc[off:off + cnt]]
-        names = [card_name(k) for k in cards]
+        cards = [int(x) for x in evc[off:off + cnt]]  # card kinds, or points for hand_end/game_end
+        names = [card_name(k) for k in cards] if t not in (L.EV_HANDEND, L.EV_GAMEEND) else []
         if t == L.EV_DEAL:
             hs, npile, nstock = a, b, c
             hands = [names[i * hs:(i + 1) * hs] for i in range(v.players)]
@@ -79,7 +79,7 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             scores = []
             for s in range(ns):
                 item: dict[str, Any] = {"side": s}
-                item.update(zip(L.COMPONENTS, comps[s * L.NC:(s + 1) * L.NC]))
+                item.update(zip(L.COMPONENTS, comps[s * L.NC:(s + 1) * L.NC], strict=True))
                 scores.append(item)
             yield {"event": "hand_end", "hand": p, "reason": L.END_NAMES[a],
                    "out_player": b if b >= 0 else None, "scores": scores, "totals": cards[ns * L.NC:]}

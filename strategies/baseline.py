@@ -11,12 +11,34 @@ from numba import njit
 
 from sim.engine.cards import is_black3_nb, rank_of_nb, side_of_nb
 from sim.engine.layout import (
-    DP_ANSWER, DP_ASK, DP_DISCARD, DP_DRAW, DP_MELD, F_JOK, F_NAT, F_RANK, F_TWO, MAXS, NR, O_ADD, O_ASK,
-    O_BLACK3, O_DRAW, O_END, O_NEW, O_STOP, O_TAKE, O_YES, R_CARDVAL, R_NSIDES, S_FROZEN, S_PEND,
-    S_PILE_N, S_PRE,
+    DP_ANSWER,
+    DP_ASK,
+    DP_DISCARD,
+    DP_DRAW,
+    DP_MELD,
+    F_JOK,
+    F_NAT,
+    F_RANK,
+    F_TWO,
+    MAXS,
+    NR,
+    O_ADD,
+    O_ASK,
+    O_BLACK3,
+    O_DRAW,
+    O_END,
+    O_NEW,
+    O_STOP,
+    O_YES,
+    R_CARDVAL,
+    R_NSIDES,
+    S_FROZEN,
+    S_PEND,
+    S_PILE_N,
+    S_PRE,
 )
-from sim.engine.ops import hand_value_nb
 from sim.engine.opening import max_meld_value_nb
+from sim.engine.ops import hand_value_nb
 
 # knob slots (documented with ranges and defaults in strategies/__init__.py)
 K_MIN_PILE = 0

@@ -12,31 +12,184 @@ from .dispatch import decide_nb
 from .goout import W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from .invariants import check_nb
 from .layout import (
-    DP_ANSWER, DP_ASK, DP_DISCARD, DP_DRAW, DP_MELD, END_CAP, END_OUT, END_STOCK, ERR_CHOICE, ERR_STUCK,
-    EV_ASK, EV_DEAL, EV_DISCARD, EV_DRAW, EV_GAMEEND, EV_GOOUT, EV_HANDEND, EV_MELD, EV_TAKE, F_JOK,
-    F_KIND, F_NAT, F_PLAYER, F_RANK, F_TURN, F_TWO, F_VAL, G_CAPPED_GAME, G_CAPPED_HANDS, G_DEAL,
-    G_DECISIONS, G_GAME, G_NHANDS, G_SCORE, G_TURNS, G_WINNER, H_ASKS, H_B3DISC, H_COMP, H_CONCEALED,
-    H_CUM, H_DEALER, H_FREEZES, H_GAME, H_HAND, H_OUT, H_PICKUPS, H_REASON, H_TURNS, H_YES, HF, JOKER,
-    MASK_M1, MASK_M2, MASK_M3, MAXP, MAXS, MK_BLACK3, MK_RANK, NC, NK, NR, O_ADD, O_ASK, O_BLACK3,
-    O_DISCARD, O_DRAW, O_END, O_NEW, O_NO, O_NOASK, O_STOP, O_TAKE, O_YES, R_ASK, R_B3MAX, R_B3MIN,
-    R_CARDVAL, R_CONC_BONUS, R_CONC_PARTNER_UNMELDED, R_CONC_WAIVE, R_DEALER_DIR, R_DECKS, R_DRAW,
-    R_GO_BONUS, R_GO_CANASTAS, R_HAND, R_JOKERS, R_LAST_R3_MELD, R_MAX_HANDS, R_MAX_TURNS, R_MAX_WILD,
-    R_MIN_NAT, R_MIX_BONUS, R_NAT_BONUS, R_NSIDES, R_ONE_CARD, R_PACK, R_PLAYERS, R_PM_FROZEN,
-    R_PM_PREMELD, R_PM_UNFROZEN, R_RED3_NEG, R_RED3TAB, R_TARGET, R_TARGET_STRICT, R_UNTAKE, R_UPCARD,
-    S_ADDED_OLD, S_ANSWER, S_ASKS, S_B3DISC, S_BLOCK, S_CAPPED_GAME, S_CAPPED_HANDS, S_CHECK,
-    S_CONCEALED, S_CUR, S_DEAL, S_DEALER, S_DECISIONS, S_DRNG, S_ENDED, S_ERR, S_ERR_A, S_ERR_B,
-    S_ERR_C, S_EV_N, S_EVC_N, S_FREEZES, S_GAME, S_HANDNO, S_INCOMING, S_LASTR3, S_NHANDS,
-    S_OUT_PLAYER, S_PEND, S_PICKUPS, S_PILE_N, S_PILE_R3, S_PRE, S_RNG, S_SEED, S_SNAP_EV,
-    S_SNAP_EVC, S_SNAP_FROZEN, S_SNAP_PILE, S_SNAP_PILE_R3, S_STOCK_N, S_TOOK, S_TURN, S_TURNS_TOTAL,
-    S_WINNER, S_YES, S_FROZEN, UNTAKE_BLACK3, UNTAKE_WILD, S_SNAP_NM, S_LAID0, S_LAIDT,
+    DP_ANSWER,
+    DP_ASK,
+    DP_DISCARD,
+    DP_DRAW,
+    DP_MELD,
+    END_CAP,
+    END_OUT,
+    END_STOCK,
+    ERR_CHOICE,
+    ERR_STUCK,
+    EV_ASK,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_GAMEEND,
+    EV_GOOUT,
+    EV_HANDEND,
+    EV_MELD,
+    EV_TAKE,
+    F_JOK,
+    F_KIND,
+    F_NAT,
+    F_PLAYER,
+    F_RANK,
+    F_TURN,
+    F_TWO,
+    F_VAL,
+    G_CAPPED_GAME,
+    G_CAPPED_HANDS,
+    G_DEAL,
+    G_DECISIONS,
+    G_GAME,
+    G_NHANDS,
+    G_SCORE,
+    G_TURNS,
+    G_WINNER,
+    H_ASKS,
+    H_B3DISC,
+    H_COMP,
+    H_CONCEALED,
+    H_CUM,
+    H_DEALER,
+    H_FREEZES,
+    H_GAME,
+    H_HAND,
+    H_OUT,
+    H_PICKUPS,
+    H_REASON,
+    H_TURNS,
+    H_YES,
+    HF,
+    JOKER,
+    MASK_M1,
+    MASK_M2,
+    MASK_M3,
+    MAXP,
+    MAXS,
+    MK_BLACK3,
+    MK_RANK,
+    NC,
+    NK,
+    NR,
+    O_ADD,
+    O_ASK,
+    O_BLACK3,
+    O_DISCARD,
+    O_DRAW,
+    O_END,
+    O_NEW,
+    O_NO,
+    O_NOASK,
+    O_STOP,
+    O_TAKE,
+    O_YES,
+    R_ASK,
+    R_B3MAX,
+    R_B3MIN,
+    R_CARDVAL,
+    R_CONC_BONUS,
+    R_CONC_PARTNER_UNMELDED,
+    R_CONC_WAIVE,
+    R_DEALER_DIR,
+    R_DECKS,
+    R_DRAW,
+    R_GO_BONUS,
+    R_GO_CANASTAS,
+    R_HAND,
+    R_JOKERS,
+    R_LAST_R3_MELD,
+    R_MAX_HANDS,
+    R_MAX_TURNS,
+    R_MAX_WILD,
+    R_MIN_NAT,
+    R_MIX_BONUS,
+    R_NAT_BONUS,
+    R_NSIDES,
+    R_ONE_CARD,
+    R_PACK,
+    R_PLAYERS,
+    R_PM_FROZEN,
+    R_PM_PREMELD,
+    R_PM_UNFROZEN,
+    R_RED3_NEG,
+    R_RED3TAB,
+    R_TARGET,
+    R_TARGET_STRICT,
+    R_UNTAKE,
+    R_UPCARD,
+    S_ADDED_OLD,
+    S_ANSWER,
+    S_ASKS,
+    S_B3DISC,
+    S_BLOCK,
+    S_CAPPED_GAME,
+    S_CAPPED_HANDS,
+    S_CHECK,
+    S_CONCEALED,
+    S_CUR,
+    S_DEAL,
+    S_DEALER,
+    S_DECISIONS,
+    S_DRNG,
+    S_ENDED,
+    S_ERR,
+    S_ERR_A,
+    S_ERR_B,
+    S_ERR_C,
+    S_EV_N,
+    S_EVC_N,
+    S_FREEZES,
+    S_FROZEN,
+    S_GAME,
+    S_HANDNO,
+    S_INCOMING,
+    S_LAID0,
+    S_LAIDT,
+    S_LASTR3,
+    S_NHANDS,
+    S_OUT_PLAYER,
+    S_PEND,
+    S_PICKUPS,
+    S_PILE_N,
+    S_PILE_R3,
+    S_PRE,
+    S_RNG,
+    S_SEED,
+    S_SNAP_EV,
+    S_SNAP_EVC,
+    S_SNAP_FROZEN,
+    S_SNAP_NM,
+    S_SNAP_PILE,
+    S_SNAP_PILE_R3,
+    S_STOCK_N,
+    S_TOOK,
+    S_TURN,
+    S_TURNS_TOTAL,
+    S_WINNER,
+    S_YES,
+    UNTAKE_BLACK3,
+    UNTAKE_WILD,
 )
 from .opening import max_meld_value_nb
 from .ops import (
-    canastas_nb, hadd_nb, hand_value_nb, hdel_nb, htake_rank_nb, lay_red3_nb, log_nb, logc_nb,
-    meld_new_nb, meld_put_nb, msize_nb, pop_stock_nb, requirement_nb,
+    canastas_nb,
+    hadd_nb,
+    hand_value_nb,
+    hdel_nb,
+    htake_rank_nb,
+    lay_red3_nb,
+    log_nb,
+    logc_nb,
+    meld_new_nb,
+    meld_put_nb,
+    msize_nb,
+    pop_stock_nb,
+    requirement_nb,
 )
 from .rng import below_nb, seed_rng_nb
-
 
 # ------------------------------------------------------------------------------------------------
 # Dealing and red threes
@@ -100,11 +253,11 @@ def deal_hand_nb(R, S):
     # the shuffle depends on (seed, deal, hand) only, so rotated seatings see the same cards
     seed_rng_nb(st, S_DRNG, st[S_SEED], st[S_DEAL], st[S_HANDNO])
     i = 0
-    for d in range(R[R_DECKS]):
+    for _deck in range(R[R_DECKS]):
         for k in range(52):
             S.stock[i] = k
             i += 1
-    for j in range(R[R_JOKERS]):
+    for _j in range(R[R_JOKERS]):
         S.stock[i] = JOKER
         i += 1
     pack = R[R_PACK]
@@ -116,7 +269,7 @@ def deal_hand_nb(R, S):
     st[S_STOCK_N] = pack
     hs = R[R_HAND]
     for p in range(n):
-        for j in range(hs):
+        for _j in range(hs):
             hadd_nb(S, p, pop_stock_nb(S))
     first = (st[S_DEALER] + 1) % n
     if R[R_UPCARD] != 0:
@@ -225,17 +378,24 @@ def goout_value_needed_nb(R, S, s, pend_after):
     return S.req[s] - pend_after
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
     """Keep-a-card, going-out and binding-answer checks for one meld action (§1.7, §1.9).
     dr/dnat/dwild/dnew describe the change to the meld of rank dr; dhand_r/dhand_n a further
     change to the hand. An action that leaves at most one card is legal only if the player can
-    still go out after it (the last card may be discarded or melded)."""
+    still go out after it (the last card may be discarded or melded). The common case is
+    decided here, inlined; the search runs only near the end of a hand or under a "yes"."""
     st = S.st
     if st[S_LASTR3] != 0:
         return h_after >= 1
     if h_after >= 2 and st[S_ANSWER] != 1:
         return True
+    return step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n)
+
+
+@njit(cache=True)
+def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
+    st = S.st
     if h_after <= 1:
         if st[S_ANSWER] == 2:
             return False
@@ -276,6 +436,25 @@ def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
 # ------------------------------------------------------------------------------------------------
 # Taking the pile (§1.6)
 # ------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
+    """A take by an unmelded side: T and its method cards (worth `tmeld`) plus other hand melds
+    (at most `best` in all) must reach the minimum, and the hand left after the pickup must be
+    playable. When T's meld alone suffices the pile is picked up at once, so the going-out check
+    of a melded side applies; otherwise at least one more hand card must be melded before the
+    pickup, which must still leave two (the meld phase enforces the exact rule and rolls the take
+    back to a stock draw if the player stops short)."""
+    req = S.req[s]
+    if best < req:
+        return False
+    if tmeld >= req:
+        if h_after >= 2:
+            return True
+        nc = canastas_nb(S, s)
+        return take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, nc)
+    return h_after >= 3
 
 
 @njit(cache=True)
@@ -323,7 +502,7 @@ def enum_take_nb(R, S, p, n):
                 w[x] = S.hr[p, x]
             w[r] -= 2
             best = 3 * tv + max_meld_value_nb(R, w[0:NR], r, 0, w[NR:2 * NR])
-            if best >= S.req[s]:
+            if premeld_take_ok_nb(R, S, p, s, r, 2, -1, 3 * tv, best, h - 2 + incoming):
                 n = add_opt_nb(S, n, O_TAKE, 1, -1, 0)
         else:
             nc = ncan + (1 if msz < 7 and msz + 3 >= 7 else 0)
@@ -339,8 +518,9 @@ def enum_take_nb(R, S, p, n):
                     w[x] = S.hr[p, x]
                 w[r] -= 1
                 w[wr] -= 1
-                best = 2 * tv + R[R_CARDVAL + wr] + max_meld_value_nb(R, w[0:NR], r, 1, w[NR:2 * NR])
-                if best >= S.req[s]:
+                tmeld = 2 * tv + R[R_CARDVAL + wr]
+                best = tmeld + max_meld_value_nb(R, w[0:NR], r, 1, w[NR:2 * NR])
+                if premeld_take_ok_nb(R, S, p, s, r, 1, wr, tmeld, best, h - 2 + incoming):
                     n = add_opt_nb(S, n, O_TAKE, 2, wr, 0)
             else:
                 nc = ncan + (1 if msz < 7 and msz + 3 >= 7 else 0)
@@ -472,7 +652,7 @@ def do_take_nb(R, S, p, method, wr):
 def draw_nb(R, S, p):
     st = S.st
     ei = log_nb(S, EV_DRAW, p, 0, 0, 0, 0)
-    for i in range(R[R_DRAW]):
+    for _i in range(R[R_DRAW]):
         if st[S_STOCK_N] == 0:
             break  # R-08: fewer than k cards left is a complete draw
         c = pop_stock_nb(S)
@@ -493,6 +673,9 @@ def draw_nb(R, S, p):
 @njit(cache=True)
 def enum_meld_nb(R, S, p):
     st = S.st
+    hr = S.hr
+    mor = S.mor
+    melds = S.melds
     s = side_of_nb(R, p)
     h = S.hn[p] + (st[S_INCOMING] if st[S_PRE] != 0 else 0)
     ncan = canastas_nb(S, s)
@@ -503,18 +686,18 @@ def enum_meld_nb(R, S, p):
     for r in range(NR):
         if r == 1 or r == 2 or r == 13:
             continue
-        nat = S.hr[p, r]
+        nat = hr[p, r]
         v = R[R_CARDVAL + r]
-        m = S.mor[s, r]
+        m = mor[s, r]
         if m >= 0:
-            size = msize_nb(S, s, m)
-            mw = S.melds[s, m, F_TWO] + S.melds[s, m, F_JOK]
+            mw = melds[s, m, F_TWO] + melds[s, m, F_JOK]
+            size = melds[s, m, F_NAT] + mw
             grows = 1 if size == 6 else 0
             if nat >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows, pend + v, r, 1, 0, 0, 0, 0):
                 n = add_opt_nb(S, n, O_ADD, m, -1, 0)
             if mw < maxw:
                 for wr in (1, 13):
-                    if S.hr[p, wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
+                    if hr[p, wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
                                                        pend + R[R_CARDVAL + wr], r, 0, 1, 0, wr, 1):
                         n = add_opt_nb(S, n, O_ADD, m, wr, 0)
         else:
@@ -523,10 +706,10 @@ def enum_meld_nb(R, S, p):
                     n = add_opt_nb(S, n, O_NEW, r, 3, -1)
             if nat >= 2 and minnat <= 2 and maxw >= 1:
                 for wr in (1, 13):
-                    if S.hr[p, wr] >= 1 and step_ok_nb(R, S, p, s, h - 3, ncan,
+                    if hr[p, wr] >= 1 and step_ok_nb(R, S, p, s, h - 3, ncan,
                                                        pend + 2 * v + R[R_CARDVAL + wr], r, 2, 1, 1, wr, 1):
                         n = add_opt_nb(S, n, O_NEW, r, 2, wr)
-    b3 = S.hr[p, 2]
+    b3 = hr[p, 2]
     if R[R_B3MAX] > 0 and b3 >= R[R_B3MIN] and st[S_PRE] == 0:
         top = b3 if b3 < R[R_B3MAX] else R[R_B3MAX]
         for c in range(R[R_B3MIN], top + 1):
@@ -551,7 +734,7 @@ def apply_meld_nb(R, S, p, i):
     if t == O_NEW:
         m = meld_new_nb(S, p, s, MK_RANK, a)
         ei = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
-        for j in range(b):
+        for _j in range(b):
             k = htake_rank_nb(S, p, a)
             meld_put_nb(R, S, s, m, k)
             logc_nb(S, ei, k)
@@ -574,7 +757,7 @@ def apply_meld_nb(R, S, p, i):
     else:  # O_BLACK3
         m = meld_new_nb(S, p, s, MK_BLACK3, 2)
         ei = log_nb(S, EV_MELD, p, m, 1, MK_BLACK3, 0)
-        for j in range(a):
+        for _j in range(a):
             k = htake_rank_nb(S, p, 2)
             meld_put_nb(R, S, s, m, k)
             logc_nb(S, ei, k)
@@ -713,7 +896,6 @@ def discard_nb(R, S, p):
 @njit(cache=True)
 def play_turn_nb(R, S, p):
     st = S.st
-    s = side_of_nb(R, p)
     st[S_CUR] = p
     st[S_TURN] += 1
     st[S_ANSWER] = 0

@@ -4,9 +4,30 @@ from numba import njit
 
 from .cards import rank_of_nb
 from .layout import (
-    ERR_LOG_FULL, EV_RED3, F_JOK, F_KIND, F_NAT, F_PLAYER, F_RANK, F_TURN, F_TWO, F_VAL, JOKER, MK_RANK,
-    NMF, R_CARDVAL, R_MTAB_N, R_MTAB_REQ, R_MTAB_THR, S_ERR, S_EV_N, S_EVC_N, S_LOG, S_STOCK_N, S_TURN,
+    ERR_LOG_FULL,
+    EV_RED3,
+    F_JOK,
+    F_KIND,
+    F_NAT,
+    F_PLAYER,
+    F_RANK,
+    F_TURN,
+    F_TWO,
+    F_VAL,
+    JOKER,
+    MK_RANK,
     MK_WILD,
+    NMF,
+    R_CARDVAL,
+    R_MTAB_N,
+    R_MTAB_REQ,
+    R_MTAB_THR,
+    S_ERR,
+    S_EV_N,
+    S_EVC_N,
+    S_LOG,
+    S_STOCK_N,
+    S_TURN,
 )
 
 # Event log ------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .layout import EVF, HF, MAXOPT, MAXP, MAXS, NK, NMF, NPRM, NR, R_MAXM, R_PACK, S_NST, NC
+from .layout import EVF, HF, MAXOPT, MAXP, MAXS, NC, NK, NMF, NPRM, NR, R_MAXM, R_PACK, S_NST
 
 
 class State(NamedTuple):

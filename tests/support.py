@@ -1,0 +1,104 @@
+"""Build exact table positions and run the real kernels on them (for rule tests)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import parse_cards, rank_class
+from sim.engine import layout as L
+from sim.engine.kernel import (
+    can_go_out_nb,
+    enum_meld_nb,
+    enum_take_nb,
+    score_hand_nb,
+)
+from sim.engine.ops import canastas_nb, hadd_nb, meld_new_nb, meld_put_nb, requirement_nb
+from sim.engine.state import State, new_state
+from sim.rules import Variant, get_variant, pack
+
+
+class Table:
+    """A hand in progress, set up card by card. Seats, sides and values come from the variant."""
+
+    def __init__(self, variant: str | Variant = "classic-4p", scores: list[int] | None = None):
+        self.v = get_variant(variant) if isinstance(variant, str) else variant
+        self.R = pack(self.v)
+        self.S: State = new_state(self.R)
+        st = self.S.st
+        st[L.S_BLOCK] = -1
+        st[L.S_PEND] = -1
+        st[L.S_OUT_PLAYER] = -1
+        st[L.S_TURN] = 1
+        st[L.S_STOCK_N] = 40
+        for s in range(self.v.n_sides):
+            self.S.cum[s] = (scores or [0] * self.v.n_sides)[s]
+            self.S.req[s] = requirement_nb(self.R, self.S.cum[s])
+
+    def hand(self, seat: int, cards: str) -> Table:
+        for k in parse_cards(cards):
+            hadd_nb(self.S, seat, k)
+        return self
+
+    def meld(self, side: int, cards: str, seat: int | None = None, black3: bool = False, turn: int = 0) -> Table:
+        """Put a meld on the table for a side (laid by `seat`, on an earlier turn by default)."""
+        ks = parse_cards(cards)
+        seat = self.v.sides[side][0] if seat is None else seat
+        naturals = [rank_class(k) for k in ks if rank_class(k) not in (1, 13)]
+        rank = 2 if black3 else naturals[0]
+        m = meld_new_nb(self.S, seat, side, L.MK_BLACK3 if black3 else L.MK_RANK, rank)
+        self.S.melds[side, m, L.F_TURN] = turn
+        for k in ks:
+            meld_put_nb(self.R, self.S, side, m, k)
+        self.S.melded[side] = 1
+        self.S.laid[seat] = 1
+        return self
+
+    def red_threes(self, side: int, count: int) -> Table:
+        self.S.red3[side] = count
+        return self
+
+    def pile(self, cards: str, frozen: bool = False) -> Table:
+        ks = parse_cards(cards)
+        for i, k in enumerate(ks):
+            self.S.pile[i] = k
+        self.S.st[L.S_PILE_N] = len(ks)
+        self.S.st[L.S_FROZEN] = int(frozen)
+        return self
+
+    def stock(self, n: int) -> Table:
+        self.S.st[L.S_STOCK_N] = n
+        return self
+
+    # -- queries on the real kernels ------------------------------------------------------------
+
+    def take_options(self, seat: int) -> list[tuple[int, int]]:
+        """Legal pile-taking methods for `seat` as (method, wild rank class or -1)."""
+        n = enum_take_nb(self.R, self.S, seat, 0)
+        return [(int(self.S.opts[i, 1]), int(self.S.opts[i, 2])) for i in range(n)]
+
+    def meld_options(self, seat: int) -> list[tuple[int, int, int, int]]:
+        n = enum_meld_nb(self.R, self.S, seat)
+        return [tuple(int(x) for x in self.S.opts[i]) for i in range(n)]
+
+    def can_go_out(self, seat: int) -> bool:
+        return bool(can_go_out_nb(self.R, self.S, seat))
+
+    def canastas(self, side: int) -> int:
+        return int(canastas_nb(self.S, side))
+
+    def score(self, out_seat: int | None = None, concealed: bool = False) -> list[dict[str, int]]:
+        """Score the hand as it stands (§3.1 Scoring); one dict of components per side."""
+        st = self.S.st
+        st[L.S_ENDED] = L.END_OUT if out_seat is not None else L.END_STOCK
+        st[L.S_OUT_PLAYER] = -1 if out_seat is None else out_seat
+        st[L.S_CONCEALED] = int(concealed)
+        before = self.S.cum.copy()
+        score_hand_nb(self.R, self.S)
+        self.S.cum[:] = before
+        return [dict(zip(L.COMPONENTS, (int(x) for x in self.S.comp[s]), strict=True)) for s in range(self.v.n_sides)]
+
+
+def empty_state(variant: str = "classic-4p") -> tuple[np.ndarray, State]:
+    v = get_variant(variant)
+    R = pack(v)
+    return R, new_state(R)

@@ -1,0 +1,135 @@
+"""The command line: the DESIGN.md contract and one clear line for every kind of bad input."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from sim.cli import main
+from sim.results import read_parquet
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+
+
+def test_variants_lists_the_four_classic_presets(capsys):
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    for name in ("classic-4p", "classic-2p", "classic-3p", "classic-6p"):
+        assert name in out
+
+
+def test_strategies_lists_knobs_with_range_default_and_meaning(capsys):
+    assert main(["strategies"]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "baseline" in out
+    assert "min_pile" in out and "default 3" in out
+
+
+@pytest.mark.parametrize("command", ["variants", "strategies", "play", "transcript", "bench", "compare"])
+def test_every_command_has_help(command):
+    r = run(command, "--help")
+    assert r.returncode == 0 and "usage" in r.stdout
+
+
+def test_play_writes_parquet_with_metadata_and_contract_columns(tmp_path):
+    out = tmp_path / "r.parquet"
+    hands = tmp_path / "h.parquet"
+    assert main(["play", "classic-4p", "-s", "baseline:min_pile=5", "-s", "random", "--games", "6", "--seed", "2",
+                 "--out", str(out), "--hands-out", str(hands)]) == 0
+    res = read_parquet(out)
+    for col in ("game", "deal", "winner_side", "n_hands", "capped_hands", "score_0", "score_1",
+                "strategy_0", "strategy_1"):
+        assert col in res.games.columns
+    assert len(res.games) == 6
+    m = res.meta
+    assert m["variant"] == "classic-4p" and m["seed"] == 2 and m["games"] == 6
+    assert m["strategies"][0]["knobs"]["min_pile"] == 5
+    assert m["rules"]["hand_size"] == 11 and "package_version" in m and "wall_seconds" in m
+    h = pd.read_parquet(hands)
+    assert h.groupby("game").size().tolist() == res.games.n_hands.tolist()
+
+
+BAD = [
+    (["play", "classic-5p", "-s", "baseline", "--games", "3", "--seed", "1"], "unknown variant 'classic-5p'"),
+    (["play", "classic", "--players", "5", "-s", "baseline", "--games", "3", "--seed", "1"],
+     "does not support 5 players; accepted: 2, 3, 4, 6"),
+    (["play", "classic-4p", "-s", "nope", "--games", "3", "--seed", "1"], "unknown strategy 'nope'; accepted"),
+    (["play", "classic-4p", "-s", "baseline:foo=1", "--games", "3", "--seed", "1"], "has no knob 'foo'"),
+    (["play", "classic-4p", "-s", "baseline:min_pile=900", "--games", "3", "--seed", "1"], "out of range"),
+    (["play", "classic-4p", "-s", "baseline", "--games", "0", "--seed", "1"], "positive whole number, got 0"),
+    (["play", "classic-4p", "-s", "baseline", "--games", "-2", "--seed", "1"], "positive whole number, got -2"),
+    (["play", "classic-4p", "-s", "baseline", "--games", "3", "--seed", "1", "--out", "/nonexistent/r.parquet"],
+     "does not exist"),
+    (["play", "classic-2p", "-s", "random", "-s", "random", "-s", "random", "--games", "3", "--seed", "1"],
+     "has 2 seats"),
+    (["transcript", "classic-4p", "-s", "baseline", "--seed", "1", "--game", "0", "--out", "/nonexistent/t.jsonl"],
+     "not writable"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD)
+def test_bad_input_gets_one_clear_line_and_nonzero_exit(args, message):
+    r = run(*args)
+    assert r.returncode != 0
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    assert message in lines[0]
+    assert "Traceback" not in r.stderr
+
+
+def test_existing_output_is_never_overwritten(tmp_path):
+    out = tmp_path / "keep.parquet"
+    out.write_bytes(b"precious")
+    r = run("play", "classic-4p", "-s", "baseline", "--games", "2", "--seed", "1", "--out", str(out))
+    assert r.returncode != 0 and "already exists" in r.stderr
+    assert out.read_bytes() == b"precious"
+    t = tmp_path / "keep.jsonl"
+    t.write_text("precious")
+    r = run("transcript", "classic-4p", "-s", "baseline", "--seed", "1", "--game", "0", "--out", str(t))
+    assert r.returncode != 0 and t.read_text() == "precious"
+
+
+def test_corrupt_or_foreign_results_file_is_refused(tmp_path):
+    from sim.results import ResultsError
+
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"not parquet")
+    with pytest.raises(ResultsError, match="not a readable Parquet"):
+        read_parquet(bad)
+    foreign = tmp_path / "foreign.parquet"
+    pd.DataFrame({"a": [1]}).to_parquet(foreign)
+    with pytest.raises(ResultsError, match="not written by canasta-lab"):
+        read_parquet(foreign)
+
+
+def test_transcript_writes_jsonl_matching_the_game_row(tmp_path):
+    out = tmp_path / "t.jsonl"
+    assert main(["transcript", "classic-4p", "-s", "baseline", "-s", "random", "--seed", "1", "--game", "3",
+                 "--out", str(out)]) == 0
+    events = [json.loads(line) for line in out.read_text().splitlines()]
+    assert events[0]["event"] == "game" and events[1]["event"] == "deal" and events[-1]["event"] == "game_end"
+    from sim.results import play
+
+    row = play("classic-4p", ["baseline", "random"], games=4, seed=1).games.iloc[3]
+    assert events[-1]["totals"] == [int(row.score_0), int(row.score_1)]
+
+
+def test_compare_writes_report_table_and_chart(tmp_path, capsys):
+    assert main(["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "20", "--seed", "3",
+                 "--out", str(tmp_path / "rep")]) == 0
+    for name in ("report.md", "win_rates.png", "games.parquet"):
+        assert (tmp_path / "rep" / name).exists()
+    assert "| baseline |" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_bench_json_has_the_contract_fields():
+    r = run("bench", "classic-2p", "--json", "--seconds", "0.2")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout.splitlines()[0])
+    for key in ("variant", "hands_per_second", "games_per_second", "us_per_decision", "warm_start_seconds"):
+        assert key in d
+    assert d["variant"] == "classic-2p" and d["hands_per_second"] > 0
