@@ -33,11 +33,19 @@ from .layout import (
 # Event log ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_nb(S, t, p, a, b, c, d):
-    """Append an event; returns its row (or -1 when not logging)."""
+    """Append an event; returns its row (or -1 when not logging). Inlined so that the common case,
+    logging off, costs one load and a branch."""
+    if S.st[S_LOG] == 0:
+        return -1
+    return log_write_nb(S, t, p, a, b, c, d)
+
+
+@njit(cache=True)
+def log_write_nb(S, t, p, a, b, c, d):
     st = S.st
-    if st[S_LOG] == 0 or st[S_ERR] != 0:
+    if st[S_ERR] != 0:
         return -1
     i = st[S_EV_N]
     if i >= S.ev.shape[0]:
@@ -56,11 +64,17 @@ def log_nb(S, t, p, a, b, c, d):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def logc_nb(S, ei, k):
     """Append a card to event row ei (cards of one event are contiguous)."""
+    if ei >= 0:
+        logc_write_nb(S, ei, k)
+
+
+@njit(cache=True)
+def logc_write_nb(S, ei, k):
     st = S.st
-    if ei < 0 or st[S_ERR] != 0:
+    if st[S_ERR] != 0:
         return
     j = st[S_EVC_N]
     if j >= S.evc.shape[0]:
@@ -88,7 +102,7 @@ def hdel_nb(S, p, k):
     S.hn[p] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def htake_rank_nb(S, p, r):
     """Remove one card of rank class r from the hand (suits in S H D C order) and return its kind."""
     if r == 13:
@@ -103,7 +117,7 @@ def htake_rank_nb(S, p, r):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_value_nb(R, S, p):
     v = 0
     for r in range(14):
@@ -143,7 +157,7 @@ def meld_new_nb(S, p, s, kind, rank):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_put_nb(R, S, s, m, k):
     """Put card k (already out of any hand or pile) into meld m of side s."""
     r = rank_of_nb(k)
@@ -157,7 +171,7 @@ def meld_put_nb(R, S, s, m, k):
     row[F_VAL] += R[R_CARDVAL + r]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def canastas_nb(S, s):
     c = 0
     for m in range(S.nm[s]):
