@@ -70,7 +70,9 @@ def describe_error(job: Job, st: np.ndarray) -> str:
         return (f"strategy {label!r} (seat {seat}, game {game}) returned illegal choice {choice} "
                 f"at decision point {L.DP_NAMES.get(dp, dp)}")
     if err == L.ERR_INVARIANT:
-        return (f"engine invariant {int(st[L.S_ERR_A])} of VARIANTS.md 5.8 broken in game {game}, "
+        which = int(st[L.S_ERR_A])
+        what = "5.8 invariant" if which <= 7 else "going-out legality (1.9) check"
+        return (f"engine {what} {which} of VARIANTS.md broken in game {game}, "
                 f"hand {int(st[L.S_HANDNO])}, turn {int(st[L.S_TURN])}")
     if err == L.ERR_STUCK:
         return f"engine found no legal continuation in game {game}, hand {int(st[L.S_HANDNO])}"

@@ -21,6 +21,7 @@ from .layout import (
     END_OUT,
     END_STOCK,
     ERR_CHOICE,
+    ERR_INVARIANT,
     ERR_STUCK,
     EV_ASK,
     EV_DEAL,
@@ -717,7 +718,13 @@ def enum_meld_nb(R, S, p):
             if h - c <= 1 and step_ok_nb(R, S, p, s, h - c, ncan, pend + c * R[R_CARDVAL + 2],
                                          0, 0, 0, 0, 2, c):
                 n = add_opt_nb(S, n, O_BLACK3, c, 0, 0)
-    if st[S_ANSWER] != 1 or st[S_LASTR3] != 0 or h <= 1:
+    if st[S_LASTR3] != 0:
+        n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
+    elif h <= 1 and st[S_PRE] == 0:
+        # stopping here means discarding the last card: that is going out, so it must be legal now
+        if st[S_ANSWER] != 2 and ncan >= R[R_GO_CANASTAS] and goout_value_needed_nb(R, S, s, pend) <= 0:
+            n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
+    elif st[S_ANSWER] != 1:
         n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
     return n
 
@@ -817,6 +824,9 @@ def go_out_nb(R, S, p):
     s = side_of_nb(R, p)
     st[S_ENDED] = END_OUT
     st[S_OUT_PLAYER] = p
+    if st[S_CHECK] != 0 and (canastas_nb(S, s) < R[R_GO_CANASTAS] or st[S_ANSWER] == 2):
+        st[S_ERR] = ERR_INVARIANT  # §1.9: going out needs the canastas and no "no" answer
+        st[S_ERR_A] = 8
     if S.melded[s] == 0:
         S.melded[s] = 1  # a concealed going out opens the side (waiver, R-13)
     conc = 0

@@ -1,0 +1,740 @@
+"""An independent replayer for Classic transcripts (docs/transcript.md, DESIGN.md "Interfaces").
+
+The replayer reads nothing but the events of `sim.transcript.events` and rebuilds the table card by card:
+stock (top first), pile (bottom first), every hand, every meld and every red-three area. The state always
+follows what the transcript says happened; every disagreement with the documented format or with the Classic
+rules (VARIANTS.md §1, §3.1-3.4) is recorded under a named check, and each test asserts that one check is clean.
+Rule values (card values, red-three points, draw counts, pack sizes) are written out here from VARIANTS.md,
+not read from the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import pytest
+
+from sim.results import play
+from sim.runner import make_job
+from sim.transcript import events
+
+# VARIANTS.md §2 rows 2, 5, 8, 9, 18, 20 and 22 -------------------------------------------------------------
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+VALUE = {"A": 20, "2": 20, "3": 5, "4": 5, "5": 5, "6": 5, "7": 5,
+         "8": 10, "9": 10, "T": 10, "J": 10, "Q": 10, "K": 10}
+RED3 = ("3H", "3D")  # exposed in this order from one hand
+BLACK3 = ("3S", "3C")
+
+
+@dataclass(frozen=True)
+class Spec:
+    decks: int
+    hand_size: int
+    stock_after_deal: int  # before the upcard(s) beyond the first and before red-three replacements
+    draw: int
+    black3_max: int
+    canastas_to_go_out: int = 1
+    six_pack_red3: bool = False  # classic-6p red-three scale (R-19)
+
+
+SPECS = {
+    "classic-2p": Spec(decks=2, hand_size=15, stock_after_deal=77, draw=2, black3_max=4, canastas_to_go_out=2),
+    "classic-3p": Spec(decks=2, hand_size=13, stock_after_deal=68, draw=1, black3_max=4),
+    "classic-4p": Spec(decks=2, hand_size=11, stock_after_deal=63, draw=1, black3_max=4),
+    "classic-6p": Spec(decks=3, hand_size=11, stock_after_deal=95, draw=1, black3_max=6, six_pack_red3=True),
+}
+VARIANTS = list(SPECS)
+
+# About three games per variant: random against random, and baseline against random in both seatings
+# (odd game indices rotate the strategies by one seat: duplicate deals).
+CASES = [(("random",), 1, 0), (("baseline", "random"), 1, 1), (("baseline", "random"), 7, 2)]
+
+
+def value(card: str) -> int:
+    return 50 if card == "JK" else VALUE[card[0]]
+
+
+def is_wild(card: str) -> bool:
+    return card == "JK" or card[0] == "2"
+
+
+def is_red3(card: str) -> bool:
+    return card in RED3
+
+
+def full_pack(decks: int) -> Counter[str]:
+    pack = Counter({r + s: decks for r in RANKS for s in SUITS})
+    pack["JK"] = 2 * decks
+    return pack
+
+
+def red3_points(spec: Spec, k: int) -> int:
+    if spec.six_pack_red3:
+        return {5: 1000, 6: 1200}.get(k, 100 * k)
+    return 800 if k == 4 else 100 * k
+
+
+def requirement(score: int) -> int:
+    """Initial-meld minimum from the side's cumulative score at the start of the hand (§3.1 setup 2)."""
+    return 15 if score < 0 else 50 if score < 1500 else 90 if score < 3000 else 120
+
+
+# The replayer -------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Meld:
+    kind: str
+    cards: list[str]
+    turn: int
+    player: int
+
+
+@dataclass
+class Turn:
+    player: int
+    number: int
+    side_melded_before: bool
+    took: bool
+    meld_value: int = 0
+    laid: bool = False
+    added_old: bool = False
+    black3: bool = False
+    out: bool = False
+
+
+@dataclass
+class Pickup:
+    """A taken pile whose top is melded but whose rest is not yet in the hand."""
+
+    player: int
+    rest: list[str]
+    needed: int  # value the turn's melds must reach before the rest is picked up (0: at once)
+    value: int = 0
+    top_melded: bool = False
+
+
+@dataclass
+class Replay:
+    variant: str
+    evs: list[dict[str, Any]]
+    issues: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    def __post_init__(self) -> None:
+        self.spec = SPECS[self.variant]
+        game = self.evs[0]
+        assert game["event"] == "game" and game["variant"] == self.variant
+        self.players: int = game["players"]
+        self.sides: list[list[int]] = game["sides"]
+        self.side_of = {p: s for s, seats in enumerate(self.sides) for p in seats}
+        self.pack = full_pack(self.spec.decks)
+        self.totals = [0] * len(self.sides)
+        self.hand_ends: list[dict[str, Any]] = []
+        self.dealer = -1
+        self.i = 0
+        self.run()
+
+    # bookkeeping -------------------------------------------------------------------------------------------
+
+    def flag(self, check: str, message: str) -> None:
+        self.issues[check].append(f"event {self.i} {self.evs[self.i]}: {message}")
+
+    def take_from_hand(self, p: int, card: str) -> None:
+        if self.hands[p][card] > 0:
+            self.hands[p][card] -= 1
+        else:
+            self.flag("hand", f"{card} is not in player {p}'s hand {sorted(self.hands[p].elements())}")
+
+    def take_from_stock(self, card: str) -> None:
+        """Remove a card the transcript says left the stock (its top-first order is checked separately)."""
+        if card in self.stock:
+            self.stock.remove(card)
+        else:
+            self.flag("conservation", f"{card} left the stock but is not in it")
+
+    def table(self) -> Counter[str]:
+        c = Counter(self.stock) + Counter(self.pile)
+        for h in self.hands:
+            c += h
+        for side in self.melds:
+            for m in side:
+                c += Counter(m.cards)
+        for r3 in self.red3:
+            c += Counter(r3)
+        return c
+
+    def hand_cards(self, p: int) -> list[str]:
+        return sorted(self.hands[p].elements())
+
+    # the event loop ---------------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        for i in range(1, len(self.evs)):
+            self.i = i
+            e = self.evs[i]
+            t = e["event"]
+            if t != "red_three" and self.i > 1:
+                if self.expect_r3:
+                    self.flag("red3_order", f"red threes {self.expect_r3} were never exposed")
+                    self.expect_r3.clear()
+                for p in range(self.players):
+                    if any(self.hands[p][c] for c in RED3):
+                        self.flag("red3_in_hand", f"player {p} holds {self.hand_cards(p)}")
+            getattr(self, "on_" + t)(e)
+            table = self.table()
+            if table != self.pack or sum(table.values()) != sum(self.pack.values()):
+                self.flag("conservation", f"table minus pack {table - self.pack}, pack minus table "
+                                          f"{self.pack - table}")
+
+    def on_deal(self, e: dict[str, Any]) -> None:
+        spec = self.spec
+        if self.dealer >= 0 and e["dealer"] != (self.dealer + 1) % self.players:
+            self.flag("turn_order", f"dealer {e['dealer']} does not follow dealer {self.dealer}")
+        self.dealer = e["dealer"]
+        self.hand_no = e["hand"]
+        self.stock: list[str] = list(e["stock"])
+        self.pile: list[str] = list(e["pile"])
+        self.hands = [Counter(h) for h in e["hands"]]
+        self.melds: list[list[Meld]] = [[] for _ in self.sides]
+        self.red3: list[list[str]] = [[] for _ in self.sides]
+        self.cum0 = list(self.totals)
+        self.expect_r3: list[tuple[int, str, str]] = []  # (player, card, "stock" | "pile")
+        self.turn: Turn | None = None
+        self.turn_no = 0
+        self.laid_before = [False] * self.players
+        self.pickup: Pickup | None = None
+        self.out: tuple[int, bool] | None = None
+        if e["feet"]:
+            self.flag("deal", "Classic variants have no feet")
+        if any(len(h) != spec.hand_size for h in e["hands"]) or len(e["hands"]) != self.players:
+            self.flag("deal", f"hands of {[len(h) for h in e['hands']]} cards, expected {spec.hand_size}")
+        # §1.3: wild and red-three upcards are covered; the final upcard is neither
+        if not self.pile or is_wild(self.pile[-1]) or is_red3(self.pile[-1]):
+            self.flag("deal", f"pile {self.pile} does not end in a takeable-rank upcard")
+        if any(not (is_wild(c) or is_red3(c)) for c in self.pile[:-1]):
+            self.flag("deal", f"covered upcards {self.pile[:-1]} include a card that is neither wild nor a red three")
+        if len(self.stock) != spec.stock_after_deal - (len(self.pile) - 1):
+            self.flag("deal", f"stock of {len(self.stock)} cards after the deal")
+        # §1.1 step 4: red threes exposed in turn order from the dealer's left, 3H before 3D in one hand
+        for q in range(self.players):
+            p = (self.dealer + 1 + q) % self.players
+            for c in RED3:
+                self.expect_r3 += [(p, c, "stock")] * self.hands[p][c]
+
+    def on_red_three(self, e: dict[str, Any]) -> None:
+        p, c, rep = e["player"], e["card"], e["replacement"]
+        source = "stock"
+        if not self.expect_r3:
+            self.flag("red3_order", "red three not expected here")
+        else:
+            ep, ec, source = self.expect_r3.pop(0)
+            if (ep, ec) != (p, c):
+                self.flag("red3_order", f"expected player {ep} to expose {ec}")
+        if not is_red3(c):
+            self.flag("red3_order", f"{c} is not a red three")
+        self.take_from_hand(p, c)
+        self.red3[self.side_of[p]].append(c)
+        if source == "pile":
+            if rep is not None:
+                self.flag("replacement", "a red three from the pile gets no replacement")
+        elif rep is None:
+            if self.stock:
+                self.flag("replacement", f"no replacement although the stock holds {len(self.stock)} cards")
+        else:
+            if not self.stock or self.stock[0] != rep:
+                self.flag("replacement", f"replacement {rep} is not the stock top {self.stock[:1]}")
+            self.take_from_stock(rep)
+            self.hands[p][rep] += 1
+            if is_red3(rep):
+                self.expect_r3.insert(0, (p, rep, "stock"))  # a red-three replacement is exposed at once
+
+    def start_turn(self, p: int, took: bool) -> None:
+        self.end_turn()
+        first = self.turn is None
+        if first and p != (self.dealer + 1) % self.players:
+            self.flag("turn_order", f"first player {p}, dealer {self.dealer}")
+        if not first and self.turn is not None and p != (self.turn.player + 1) % self.players:
+            self.flag("turn_order", f"player {p} plays after player {self.turn.player}")
+        self.turn_no += 1
+        self.turn = Turn(p, self.turn_no, bool(self.melds[self.side_of[p]]), took)
+
+    def end_turn(self) -> None:
+        t = self.turn
+        if t is None:
+            return
+        if self.pickup is not None:
+            self.flag("take", f"the pile {self.pickup.rest} was never picked up")
+            self.do_pickup()
+        if t.black3 and not t.out:
+            self.flag("meld", f"player {t.player} melded black threes without going out")
+        if not t.side_melded_before and not t.took and t.laid and not t.out:
+            need = requirement(self.cum0[self.side_of[t.player]])
+            if t.meld_value < need:
+                self.flag("initial_meld", f"player {t.player} opened with {t.meld_value} < {need}")
+        if t.laid:
+            self.laid_before[t.player] = True
+
+    def on_draw(self, e: dict[str, Any]) -> None:
+        p, cards = e["player"], e["cards"]
+        self.start_turn(p, took=False)
+        # the stock order: each drawn card, then the replacement(s) of a drawn red three (§1.2, §1.5)
+        pos, j, seq_ok = 0, self.i + 1, True
+        for c in cards:
+            if pos >= len(self.stock) or self.stock[pos] != c:
+                seq_ok = False
+            pos += 1
+            cur = c
+            while is_red3(cur):
+                r = self.evs[j] if j < len(self.evs) else {}
+                j += 1
+                if r.get("event") != "red_three" or r.get("player") != p or r.get("card") != cur:
+                    self.flag("red3_order", f"drawn {cur} is not followed by its red_three event")
+                    break
+                cur = r["replacement"]
+                if cur is None:
+                    break
+                if pos >= len(self.stock) or self.stock[pos] != cur:
+                    seq_ok = False
+                pos += 1
+        if not seq_ok:
+            self.flag("draw_order", f"drawn cards and replacements are not the stock top {self.stock[:pos]}")
+        short = len(cards) < self.spec.draw
+        if not cards or len(cards) > self.spec.draw or (short and pos < len(self.stock)):
+            self.flag("draw_order", f"{len(cards)} cards drawn from a stock of {len(self.stock)}")
+        for c in cards:
+            self.take_from_stock(c)
+            self.hands[p][c] += 1
+            if is_red3(c):
+                self.expect_r3.append((p, c, "stock"))
+
+    def on_take_pile(self, e: dict[str, Any]) -> None:
+        p = e["player"]
+        self.start_turn(p, took=True)
+        assert self.turn is not None
+        if e["cards"] != self.pile:
+            self.flag("pile", f"take_pile cards differ from the pile {self.pile}")
+            self.pile = list(e["cards"])  # follow the transcript (conservation will complain)
+        if not self.pile:
+            self.flag("take", "empty pile taken")
+            return
+        top = self.pile[-1]
+        s = self.side_of[p]
+        frozen = any(is_wild(c) or is_red3(c) for c in self.pile)
+        if is_wild(top) or top[0] == "3":
+            self.flag("take", f"top card {top} cannot be taken")
+        if e["method"] != "pair" and (frozen or not self.melds[s]):
+            self.flag("take", f"method {e['method']} on a {'frozen' if frozen else 'pre-meld'} pile")
+        nxt = self.evs[self.i + 1] if self.i + 1 < len(self.evs) else {}
+        want = {"pair": 3, "natural_wild": 3, "layoff": 1}[e["method"]]
+        mc = nxt.get("cards", [])
+        if nxt.get("event") != "meld" or nxt.get("player") != p or not mc or mc[0] != top or len(mc) != want \
+                or any(c[0] != top[0] for c in mc[1:want - (e["method"] == "natural_wild")]) \
+                or (e["method"] == "natural_wild" and not is_wild(mc[-1])) \
+                or (e["method"] == "layoff" and nxt.get("new")):
+            self.flag("take", f"the next event {nxt} does not meld the top card {top} by {e['method']}")
+        needed = 0 if self.melds[s] else requirement(self.cum0[s])
+        self.pickup = Pickup(p, self.pile[:-1], needed)
+
+    def do_pickup(self) -> None:
+        pk = self.pickup
+        assert pk is not None
+        self.pickup = None
+        self.pile = []
+        for c in pk.rest:
+            self.hands[pk.player][c] += 1
+            if is_red3(c):
+                self.expect_r3.append((pk.player, c, "pile"))
+
+    def on_meld(self, e: dict[str, Any]) -> None:
+        p, m, cards, kind = e["player"], e["meld"], e["cards"], e["kind"]
+        s = self.side_of[p]
+        t = self.turn
+        if t is None or t.player != p:
+            self.flag("meld", "meld outside the player's turn")
+            t = Turn(p, self.turn_no, True, False)
+        if e["side"] != s:
+            self.flag("meld", f"side {e['side']} but player {p} sits on side {s}")
+        pk = self.pickup
+        from_pile = pk is not None and not pk.top_melded
+        if from_pile:
+            assert pk is not None
+            pk.top_melded = True
+            if self.pile and cards and cards[0] == self.pile[-1]:
+                cards_from_hand = cards[1:]
+            else:
+                self.flag("take", f"meld after take_pile does not start with the top card {self.pile[-1:]}")
+                cards_from_hand = cards
+            self.pile = self.pile[:-1]
+        else:
+            cards_from_hand = cards
+        for c in cards_from_hand:
+            self.take_from_hand(p, c)
+        side = self.melds[s]
+        if e["new"]:
+            if m != len(side):
+                self.flag("meld", f"new meld numbered {m}, the side has {len(side)}")
+            side.append(Meld(kind, list(cards), t.number, p))
+            meld = side[-1]
+            if len(cards) < 3:
+                self.flag("meld", f"a new meld of {len(cards)} cards")
+            if kind == "rank":
+                nat = [c for c in cards if not is_wild(c)]
+                if nat and any(o.kind == "rank" and _rank(o) == nat[0][0] for o in side[:-1]):
+                    self.flag("meld", f"a second meld of rank {nat[0][0]}")
+        else:
+            if not 0 <= m < len(side):
+                self.flag("meld", f"added to meld {m} of {len(side)}")
+                return
+            meld = side[m]
+            if meld.kind != kind or kind == "black3":
+                self.flag("meld", f"added to a {meld.kind} meld as {kind}")
+            meld.cards += cards
+            if meld.turn != t.number or meld.player != p:
+                t.added_old = True
+        self.check_meld(meld)
+        t.laid = True
+        if kind == "black3":
+            t.black3 = True
+        if not t.side_melded_before:
+            t.meld_value += sum(value(c) for c in cards)
+        if pk is not None:
+            pk.value += sum(value(c) for c in cards)
+            if pk.value >= pk.needed:
+                self.do_pickup()
+
+    def check_meld(self, meld: Meld) -> None:
+        cards = meld.cards
+        if meld.kind == "black3":
+            if any(c not in BLACK3 for c in cards) or not 3 <= len(cards) <= self.spec.black3_max:
+                self.flag("meld", f"black-three meld {cards}")
+            return
+        if meld.kind != "rank":
+            self.flag("meld", f"kind {meld.kind} does not exist in Classic")
+            return
+        nat = [c for c in cards if not is_wild(c)]
+        wild = len(cards) - len(nat)
+        if len(nat) < 2 or wild > 3 or len({c[0] for c in nat}) != 1 or nat[0][0] == "3":
+            self.flag("meld", f"rank meld {cards}: {len(nat)} naturals, {wild} wilds")
+
+    def on_ask(self, e: dict[str, Any]) -> None:
+        p, q = e["player"], e["partner"]
+        if q == p or self.side_of[q] != self.side_of[p] or self.turn is None or self.turn.player != p:
+            self.flag("ask", f"player {p} asked {q}")
+
+    def on_discard(self, e: dict[str, Any]) -> None:
+        p, c = e["player"], e["card"]
+        if self.turn is None or self.turn.player != p:
+            self.flag("turn_order", "discard outside the player's turn")
+        if self.pickup is not None:
+            self.flag("take", "discard before the pile was picked up")
+            self.do_pickup()
+        self.take_from_hand(p, c)
+        self.pile.append(c)
+
+    def on_go_out(self, e: dict[str, Any]) -> None:
+        p = e["player"]
+        t = self.turn
+        if t is None or t.player != p:
+            self.flag("go_out", "going out outside the player's turn")
+            return
+        if sum(self.hands[p].values()):
+            self.flag("go_out", f"player {p} goes out holding {self.hand_cards(p)}")
+        t.out = True
+        s = self.side_of[p]
+        canastas = sum(m.kind == "rank" and len(m.cards) >= 7 for m in self.melds[s])
+        if canastas < self.spec.canastas_to_go_out:
+            melds = [" ".join(m.cards) for m in self.melds[s]]
+            self.flag("go_out_canastas", f"side {s} goes out with {canastas} canasta(s), melds {melds}")
+        # R-13: nothing laid on an earlier turn, nothing added to older melds, a canasta of its own this turn
+        own = any(m.kind == "rank" and len(m.cards) >= 7 and m.turn == t.number and m.player == p
+                  for m in self.melds[s])
+        concealed = not self.laid_before[p] and not t.added_old and own
+        if e["concealed"] != concealed:
+            self.flag("go_out", f"concealed is {e['concealed']}, R-13 gives {concealed}")
+        self.out = (p, e["concealed"])
+
+    def on_hand_end(self, e: dict[str, Any]) -> None:
+        self.end_turn()
+        reason = e["reason"]
+        if e["hand"] != self.hand_no:
+            self.flag("hand_end", f"hand {e['hand']} ends during hand {self.hand_no}")
+        if reason == "out":
+            if self.out is None or e["out_player"] != self.out[0]:
+                self.flag("hand_end", f"reason out, out_player {e['out_player']}, go_out {self.out}")
+        else:
+            if self.out is not None or e["out_player"] is not None:
+                self.flag("hand_end", f"reason {reason} after go_out {self.out}")
+            if reason == "stock" and self.stock:
+                self.flag("hand_end", f"hand ended on the stock with {len(self.stock)} cards left")
+        concealed = self.out is not None and self.out[1]
+        scores = []
+        for s, seats in enumerate(self.sides):
+            melds = self.melds[s]
+            melded = sum(value(c) for m in melds for c in m.cards)
+            canastas = sum(300 if any(is_wild(c) for c in m.cards) else 500
+                           for m in melds if m.kind == "rank" and len(m.cards) >= 7)
+            red3 = red3_points(self.spec, len(self.red3[s])) * (1 if melds else -1)
+            going_out = 0
+            if reason == "out" and e["out_player"] is not None and self.side_of[e["out_player"]] == s:
+                going_out = 200 if concealed else 100
+            in_hand = -sum(value(c) for p in seats for c in self.hands[p].elements())
+            total = melded + canastas + red3 + going_out + in_hand
+            self.totals[s] += total
+            scores.append({"side": s, "melded": melded, "canastas": canastas, "red_threes": red3,
+                           "going_out": going_out, "in_hand": in_hand, "other": 0, "total": total})
+        if e["scores"] != scores:
+            self.flag("score", f"recomputed {scores}")
+        if e["totals"] != self.totals:
+            self.flag("score", f"cumulative totals recomputed as {self.totals}")
+        self.hand_ends.append(e)
+
+    def on_game_end(self, e: dict[str, Any]) -> None:
+        if e["totals"] != self.totals:
+            self.flag("score", f"final totals recomputed as {self.totals}")
+        best = max(self.totals)
+        leaders = [s for s, v in enumerate(self.totals) if v == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        if e["winner"] != winner or (not e["capped"] and (best < 5000 or winner is None)):
+            self.flag("score", f"winner {e['winner']} with totals {self.totals}, capped {e['capped']}")
+        if self.i != len(self.evs) - 1:
+            self.flag("score", "events after game_end")
+
+
+def _rank(m: Meld) -> str:
+    return next((c[0] for c in m.cards if not is_wild(c)), "?")
+
+
+@cache
+def transcript(variant: str, strategies: tuple[str, ...], seed: int, game: int) -> tuple[dict[str, Any], ...]:
+    return tuple(events(make_job(variant, strategies, seed), game))
+
+
+@cache
+def replay(variant: str, strategies: tuple[str, ...], seed: int, game: int) -> Replay:
+    return Replay(variant, list(transcript(variant, strategies, seed, game)))
+
+
+def assert_clean(variant: str, check: str) -> None:
+    found = []
+    for strategies, seed, game in CASES:
+        for msg in replay(variant, strategies, seed, game).issues.get(check, [])[:3]:
+            found.append(f"{'+'.join(strategies)} seed {seed} game {game}: {msg}")
+    assert not found, f"{len(found)} {check} problem(s):\n" + "\n".join(found)
+
+
+# Tests ----------------------------------------------------------------------------------------------------------
+
+variants = pytest.mark.parametrize("variant", VARIANTS)
+
+
+@variants
+def test_transcript_replay_covers_whole_games(variant):
+    for strategies, seed, game in CASES:
+        r = replay(variant, strategies, seed, game)
+        kinds = Counter(e["event"] for e in r.evs)
+        assert r.evs[-1]["event"] == "game_end" and kinds["game_end"] == 1
+        assert kinds["deal"] == kinds["hand_end"] == len(r.hand_ends) >= 1
+        assert kinds["draw"] and kinds["discard"] and kinds["meld"]
+
+
+@variants
+def test_transcript_replay_deal_matches_hand_size_upcards_and_stock(variant):
+    assert_clean(variant, "deal")
+
+
+@variants
+def test_transcript_replay_follows_turn_order_from_dealers_left(variant):
+    assert_clean(variant, "turn_order")
+
+
+@variants
+def test_transcript_replay_draws_come_off_the_stock_top_in_order(variant):
+    assert_clean(variant, "draw_order")
+
+
+@variants
+def test_transcript_replay_red_three_replacements_come_off_the_stock(variant):
+    assert_clean(variant, "replacement")
+
+
+@variants
+def test_transcript_replay_red_threes_are_exposed_in_documented_order(variant):
+    assert_clean(variant, "red3_order")
+
+
+@variants
+def test_transcript_replay_no_red_three_stays_in_a_hand(variant):
+    assert_clean(variant, "red3_in_hand")
+
+
+@variants
+def test_transcript_replay_take_pile_cards_equal_the_current_pile(variant):
+    assert_clean(variant, "pile")
+
+
+@variants
+def test_transcript_replay_take_pile_melds_top_card_then_picks_up_the_rest(variant):
+    assert_clean(variant, "take")
+
+
+@variants
+def test_transcript_replay_meld_and_discard_cards_come_from_the_players_hand(variant):
+    assert_clean(variant, "hand")
+
+
+@variants
+def test_transcript_replay_melds_have_two_naturals_at_most_three_wilds_black3_only_going_out(variant):
+    assert_clean(variant, "meld")
+
+
+@variants
+def test_transcript_replay_initial_meld_reaches_the_minimum(variant):
+    assert_clean(variant, "initial_meld")
+
+
+@variants
+def test_transcript_replay_ask_goes_to_a_partner(variant):
+    assert_clean(variant, "ask")
+
+
+@variants
+def test_transcript_replay_go_out_empties_the_hand_and_concealed_follows_r13(variant):
+    assert_clean(variant, "go_out")
+
+
+@variants
+def test_transcript_replay_going_out_side_has_required_canastas(variant):
+    assert_clean(variant, "go_out_canastas")
+
+
+# Regression, found by this replayer: with one card left in hand the meld phase offered "stop" whenever the
+# side *could* still go out by melding that card, and the player could then discard it instead, emptying
+# the hand without the canastas (VARIANTS.md §3.1 turn step 5, §3.2 item 3). These are the games that
+# showed it (the event numbers were those of the engine before the fix).
+GOING_OUT_WITHOUT_CANASTAS = {
+    "classic-2p": (("baseline", "random"), 3, 35),  # event 140: player 0 out with 1 canasta (2 needed)
+    "classic-3p": (("random",), 11, 0),  # event 1389: player 1 melds 2C, discards 6C, out with no canasta
+    "classic-4p": (("random",), 3, 21),  # event 95: player 3 melds JK, discards 2D, out with no canasta
+    "classic-6p": (("baseline", "random"), 3, 0),  # event 320: player 3 melds 2S, discards 2C, out, no canasta
+}
+
+
+@variants
+def test_transcript_replay_going_out_side_has_required_canastas_regression(variant):
+    strategies, seed, game = GOING_OUT_WITHOUT_CANASTAS[variant]
+    r = replay(variant, strategies, seed, game)
+    assert not r.issues.get("go_out_canastas"), r.issues["go_out_canastas"]
+
+
+@variants
+def test_transcript_replay_conserves_cards(variant):
+    assert_clean(variant, "conservation")
+    for strategies, seed, game in CASES:
+        r = replay(variant, strategies, seed, game)
+        assert sum(r.pack.values()) == (162 if variant == "classic-6p" else 108)
+
+
+@variants
+def test_transcript_replay_hand_end_reason_matches_the_table(variant):
+    assert_clean(variant, "hand_end")
+
+
+@variants
+def test_transcript_replay_hand_scores_recomputed_from_the_table(variant):
+    assert_clean(variant, "score")
+
+
+@variants
+def test_transcript_replay_exercises_red_threes_pile_takes_and_going_out(variant):
+    """The checks above are not vacuous: the replayed games contain the events they are about."""
+    kinds: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    for strategies, seed, game in CASES:
+        r = replay(variant, strategies, seed, game)
+        kinds.update(e["event"] for e in r.evs)
+        reasons.update(e["reason"] for e in r.hand_ends)
+    assert kinds["red_three"] and kinds["take_pile"] and kinds["go_out"] and reasons["out"]
+
+
+@variants
+def test_transcript_final_totals_equal_results_row(variant):
+    for strategies, seed, game in CASES:
+        evs = transcript(variant, strategies, seed, game)
+        end = evs[-1]
+        row = play(variant, list(strategies), games=game + 1, seed=seed).games.iloc[game]
+        n_sides = len(evs[0]["sides"])
+        assert end["totals"] == [int(row[f"score_{s}"]) for s in range(n_sides)]
+        assert (end["winner"] if end["winner"] is not None else -1) == int(row["winner_side"])
+        assert sum(e["event"] == "hand_end" for e in evs) == int(row["n_hands"])
+        assert end["capped"] == bool(row["capped_game"])
+        assert evs[0]["deal"] == int(row["deal"])
+
+
+# The replayer is not blind: tampering with one field of a real transcript trips the named check -----------------
+
+
+def _first(evs: list[dict[str, Any]], event: str, **where: Any) -> dict[str, Any]:
+    return next(e for e in evs if e["event"] == event and all(f(e[k]) for k, f in where.items()))
+
+
+def _other(card: str) -> str:
+    return "KS" if card != "KS" else "QS"
+
+
+def _swap_first_drawn_card_with_the_next(evs):
+    deal = evs[1]
+    end = evs.index(_first(evs, "draw"))
+    k = sum(1 for e in evs[2:end] if e["event"] == "red_three" and e["replacement"])  # replacements before it
+    stock = deal["stock"]
+    assert stock[k] != stock[k + 1]
+    stock[k], stock[k + 1] = stock[k + 1], stock[k]
+
+
+def _change_replacement(evs):
+    e = _first(evs, "red_three", replacement=bool)
+    e["replacement"] = _other(e["replacement"])
+
+
+def _reorder_taken_pile(evs):
+    e = _first(evs, "take_pile", cards=lambda c: len(c) > 2 and c[0] != c[1])
+    e["cards"][:2] = e["cards"][1::-1]
+
+
+def _discard_a_card_not_held(evs):
+    _first(evs, "discard")["card"] = "JK"
+
+
+def _meld_four_wilds(evs):
+    _first(evs, "meld", new=lambda n: not n, kind=lambda k: k == "rank")["cards"] = ["2S", "2H", "2D", "2C"]
+
+
+def _drop_a_red_three(evs):
+    evs.remove(_first(evs, "red_three", replacement=bool))
+
+
+def _add_to_melded_points(evs):
+    _first(evs, "hand_end")["scores"][0]["melded"] += 5
+
+
+def _flip_concealed(evs):
+    e = _first(evs, "go_out")
+    e["concealed"] = not e["concealed"]
+
+
+@pytest.mark.parametrize("tamper, check", [
+    (_swap_first_drawn_card_with_the_next, "draw_order"), (_change_replacement, "replacement"),
+    (_reorder_taken_pile, "pile"),
+    (_discard_a_card_not_held, "hand"), (_meld_four_wilds, "meld"), (_drop_a_red_three, "red3_in_hand"),
+    (_add_to_melded_points, "score"), (_flip_concealed, "go_out"),
+], ids=lambda x: getattr(x, "__name__", x))
+def test_transcript_replay_flags_a_tampered_transcript(tamper, check):
+    evs = [copy.deepcopy(e) for e in transcript("classic-4p", ("baseline", "random"), 1, 1)]
+    assert not Replay("classic-4p", list(evs)).issues
+    tamper(evs)
+    assert Replay("classic-4p", evs).issues.get(check)
