@@ -311,7 +311,7 @@ def deal_hand_nb(R, S):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_nb(R, S, p, dp, n):
     """Ask seat p's strategy to pick one of the n legal options in S.opts; forced when n == 1."""
     if n == 1:
@@ -342,7 +342,7 @@ def add_opt_nb(S, n, t, a, b, c):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def load_goout_nb(R, S, p):
     """Copy p's hand and p's side's open melds into the go-out scratch."""
     w = S.work
@@ -369,7 +369,7 @@ def can_go_out_nb(R, S, p):
     return can_go_out_w_nb(R, w, canastas_nb(S, s), R[R_GO_CANASTAS], goout_value_needed_nb(R, S, s, pend))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def goout_value_needed_nb(R, S, s, pend_after):
     """Initial-meld value a going out must still lay (0 once melded, or under the R-13 waiver)."""
     if S.melded[s] != 0 or pend_after >= S.req[s]:
@@ -458,7 +458,7 @@ def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
     return h_after >= 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def enum_take_nb(R, S, p, n):
     st = S.st
     pn = st[S_PILE_N]
@@ -671,7 +671,7 @@ def draw_nb(R, S, p):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def enum_meld_nb(R, S, p):
     st = S.st
     hr = S.hr
@@ -729,7 +729,7 @@ def enum_meld_nb(R, S, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_meld_nb(R, S, p, i):
     st = S.st
     s = side_of_nb(R, p)
@@ -877,7 +877,7 @@ def ask_nb(R, S, p):
     log_nb(S, EV_ASK, p, q, 1 if yes else 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_nb(R, S, p):
     st = S.st
     n = 0
