@@ -122,6 +122,14 @@ def check_writable(path: str | os.PathLike[str], force: bool = False) -> Path:
     return p
 
 
+def publish(tmp: str, path: Path) -> None:
+    """Give a finished temporary file the usual permissions and rename it into place atomically."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    os.replace(tmp, path)
+
+
 def write_parquet(df: pd.DataFrame, meta: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write atomically: a temporary file renamed into place, so a failure loses nothing."""
     import pyarrow as pa
@@ -134,7 +142,7 @@ def write_parquet(df: pd.DataFrame, meta: dict[str, Any], path: str | os.PathLik
     os.close(fd)
     try:
         pq.write_table(table, tmp)
-        os.replace(tmp, p)
+        publish(tmp, p)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

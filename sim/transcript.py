@@ -13,6 +13,7 @@ import numpy as np
 
 from .cards import card_name
 from .engine import layout as L
+from .results import publish
 from .runner import EngineError, Job, describe_error, make_job
 
 METHODS = {1: "pair", 2: "natural_wild", 3: "layoff"}
@@ -103,5 +104,5 @@ def write_transcript(variant: str, strategies: Sequence[str], seed: int, game: i
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=parent)
     with os.fdopen(fd, "w") as f:
         f.write("\n".join(lines) + "\n")
-    os.replace(tmp, p)
+    publish(tmp, p)
     return len(lines)
