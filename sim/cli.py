@@ -98,10 +98,7 @@ def cmd_transcript(args: argparse.Namespace) -> None:
     from .transcript import write_transcript
 
     _check_setup(args)
-    try:
-        n = write_transcript(args.variant, args.strategy, args.seed, args.game, args.out, args.force)
-    except (FileExistsError, PermissionError) as exc:
-        raise CliError(str(exc)) from None
+    n = write_transcript(args.variant, args.strategy, args.seed, args.game, args.out, args.force)
     print(f"wrote {n} events to {args.out}")
 
 

@@ -107,16 +107,16 @@ def play(variant: str, strategies: Sequence[str], games: int, seed: int, workers
     return Results(games_frame(job, g), hands_frame(job, h) if hands else None, metadata(job, games, wall))
 
 
-def check_writable(path: str | os.PathLike[str], force: bool = False) -> Path:
+def check_writable(path: str | os.PathLike[str], force: bool = False, suffix: str = ".parquet") -> Path:
     """Fail before any work is done if the output cannot be written (or would overwrite a file)."""
     p = Path(path)
-    if p.suffix != ".parquet":
-        raise ResultsError(f"output {str(p)!r} must end in .parquet")
+    if p.suffix != suffix:
+        raise ResultsError(f"output {str(p)!r} must end in {suffix}")
     if p.exists() and not force:
         raise ResultsError(f"output {str(p)!r} already exists; choose another path or pass --force")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} does not exist")
+        raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable (it does not exist)")
     if not os.access(parent, os.W_OK):
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable")
     return p

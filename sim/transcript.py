@@ -6,14 +6,13 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .cards import card_name
 from .engine import layout as L
-from .results import publish
+from .results import check_writable, publish
 from .runner import EngineError, Job, describe_error, make_job
 
 METHODS = {1: "pair", 2: "natural_wild", 3: "layoff"}
@@ -93,15 +92,10 @@ def write_transcript(variant: str, strategies: Sequence[str], seed: int, game: i
     """Write the transcript atomically; returns the number of events."""
     if game < 0:
         raise ValueError(f"game index must be a non-negative integer, got {game}")
-    p = Path(out)
-    if p.exists() and not force:
-        raise FileExistsError(f"output {str(p)!r} already exists; choose another path or pass --force")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise PermissionError(f"cannot write {str(p)!r}: folder {str(parent)!r} is missing or not writable")
+    p = check_writable(out, force, suffix=".jsonl")
     job = make_job(variant, strategies, seed)
     lines = [json.dumps(e, separators=(",", ":")) for e in events(job, game)]
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=parent)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=p.parent)
     with os.fdopen(fd, "w") as f:
         f.write("\n".join(lines) + "\n")
     publish(tmp, p)

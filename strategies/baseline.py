@@ -68,7 +68,7 @@ def _score_draw_nb(R, S, p, i, prm):
 
 
 @njit(cache=True)
-def _score_meld_nb(R, S, p, i):
+def _score_meld_nb(R, S, p, i, reachable):
     s = side_of_nb(R, p)
     t = S.opts[i, 0]
     a = S.opts[i, 1]
@@ -82,12 +82,8 @@ def _score_meld_nb(R, S, p, i):
         return 0.0 if not opening else -1000.0
     if opening:
         # reach the minimum with the most value per action; prefer naturals to wilds
-        if S.st[S_PRE] == 0 and S.st[S_PEND] == 0:
-            w = S.work
-            for x in range(NR):
-                w[x] = S.hr[p, x]
-            if max_meld_value_nb(R, w[0:NR], -1, 0, w[NR:2 * NR]) < S.req[s]:
-                return -1.0  # the minimum is out of reach this turn: do not start
+        if S.st[S_PRE] == 0 and S.st[S_PEND] == 0 and not reachable:
+            return -1.0  # the minimum is out of reach this turn: do not start
         if t == O_NEW:
             v = b * R[R_CARDVAL + a] + (R[R_CARDVAL + c] - 5.0 if c >= 0 else 0.0)
         elif t == O_ADD:
@@ -142,13 +138,20 @@ def _score_discard_nb(R, S, p, i, prm):
 @njit(cache=True)
 def baseline_decide_nb(R, S, p, dp, n):
     prm = S.prm[p]
+    reachable = True
+    if dp == DP_MELD and S.melded[side_of_nb(R, p)] == 0 and S.st[S_PRE] == 0 and S.st[S_PEND] == 0:
+        # can the hand reach the initial minimum this turn? (once per decision, not per option)
+        w = S.work
+        for x in range(NR):
+            w[x] = S.hr[p, x]
+        reachable = max_meld_value_nb(R, w[0:NR], -1, 0, w[NR:2 * NR]) >= S.req[side_of_nb(R, p)]
     best = 0
     bestv = -1e18
     for i in range(n):
         if dp == DP_DRAW:
             v = _score_draw_nb(R, S, p, i, prm)
         elif dp == DP_MELD:
-            v = _score_meld_nb(R, S, p, i)
+            v = _score_meld_nb(R, S, p, i, reachable)
         elif dp == DP_ASK:
             v = (1.0 if prm[K_ASK] >= 1.0 else -1.0) if S.opts[i, 0] == O_ASK else 0.0
         elif dp == DP_ANSWER:

@@ -4,7 +4,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .layout import EVF, HF, MAXOPT, MAXP, MAXS, NC, NK, NMF, NPRM, NR, R_MAXM, R_PACK, S_NST
+from .layout import EVF, HF, MAXOPT, MAXP, MAXS, NC, NK, NMF, NPRM, NR, R_MAX_HANDS, R_MAXM, R_PACK, S_NST
 
 
 class State(NamedTuple):
@@ -40,8 +40,6 @@ def new_state(rules: np.ndarray, n_events: int = 0) -> State:
     """Allocate a state sized for one variant; reused across every game a worker plays."""
     pack = int(rules[R_PACK])
     maxm = int(rules[R_MAXM])
-    from .layout import R_MAX_HANDS
-
     return State(
         st=np.zeros(S_NST, np.int64),
         hand=np.zeros((MAXP, NK), np.int64),
