@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from strategies import StrategyChoice, parse_strategy
+from strategies import StrategyChoice, StrategySpec, engine_sid, parse_strategy
 
 from .engine import layout as L
 from .rules import Variant, get_variant, pack
@@ -30,15 +30,30 @@ class Job:
     seed: int
     check: bool = False
 
+    def user_fns(self) -> list:
+        """The distinct user functions of the run, in order of first seat."""
+        fns: list = []
+        for c in self.strategies:
+            if c.spec.fn is not None and not any(f is c.spec.fn for f in fns):
+                fns.append(c.spec.fn)
+        return fns
+
     def seat_tables(self) -> tuple[np.ndarray, np.ndarray]:
         """Seats take the strategies in order, repeating the list (DESIGN.md)."""
         sids = np.zeros(L.MAXP, np.int64)
         prm = np.zeros((L.MAXP, L.NPRM), np.float64)
+        fns = self.user_fns()
         for p in range(self.variant.players):
             c = self.strategies[p % len(self.strategies)]
-            sids[p] = c.spec.sid
+            slot = next((i for i, f in enumerate(fns) if f is c.spec.fn), -1) if c.spec.fn is not None else -1
+            sids[p] = engine_sid(c.spec, slot)
             prm[p] = c.params
         return sids, prm
+
+    def engine_fns(self) -> tuple:
+        from .engine.dispatch import user_functions
+
+        return user_functions(self.user_fns())
 
     def seat_labels(self, game: int) -> list[str]:
         """Strategy label of each seat in a given game (duplicate deals rotate the seating)."""
@@ -48,17 +63,19 @@ class Job:
         return [base[(p - rot) % n] for p in range(n)]
 
 
-def make_job(variant: str | Variant, strategies: Sequence[str | StrategyChoice], seed: int,
+def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], seed: int,
              check: bool = False) -> Job:
     v = get_variant(variant) if isinstance(variant, str) else variant
     if not strategies:
         raise ValueError("give at least one strategy (-s NAME)")
-    chosen = tuple(s if isinstance(s, StrategyChoice) else parse_strategy(s) for s in strategies)
+    chosen = tuple(parse_strategy(s) for s in strategies)
     if len(chosen) > v.players:
         raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
-    return Job(v, chosen, int(seed), check)
+    job = Job(v, chosen, int(seed), check)
+    job.engine_fns()  # refuses more user strategies than the engine has slots for
+    return job
 
 
 def describe_error(job: Job, st: np.ndarray) -> str:
@@ -93,7 +110,8 @@ def run_chunk(job: Job, g0: int, n: int, want_hands: bool) -> tuple[np.ndarray, 
     cap = n * 12 if want_hands else 0
     while True:
         out_h = np.zeros((cap, L.HF), np.int64)
-        nh = play_batch_nb(R, S, sids, prm, job.seed, g0, n, out_g, out_h, 1 if job.check else 0)
+        nh = play_batch_nb(R, S, job.engine_fns(), sids, prm, job.seed, g0, n, out_g, out_h,
+                           1 if job.check else 0)
         if S.st[L.S_ERR] != 0:
             raise EngineError(describe_error(job, S.st))
         if nh >= 0:

@@ -31,7 +31,7 @@ def record(job: Job, game: int, n_events: int = 200_000) -> tuple[np.ndarray, np
         S.st[L.S_LOG] = 1
         sids, prm = job.seat_tables()
         out_g = np.zeros((1, L.GF), np.int64)
-        play_batch_nb(R, S, sids, prm, job.seed, game, 1, out_g, np.zeros((0, L.HF), np.int64), 0)
+        play_batch_nb(R, S, job.engine_fns(), sids, prm, job.seed, game, 1, out_g, np.zeros((0, L.HF), np.int64), 0)
         if S.st[L.S_ERR] == L.ERR_LOG_FULL:
             n_events *= 4
             continue

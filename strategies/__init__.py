@@ -1,18 +1,19 @@
-"""The strategy library: built-in strategies chosen by integer id and tuned by named knobs.
+"""The strategy library: built-in strategies chosen by integer id and tuned by named knobs, and
+strategies users write themselves (strategies.user).
 
-A strategy argument is a name with optional knobs, `baseline:min_pile=5,answer_max=150`
+A strategy argument is a name with optional knobs, `baseline:freeze=never,hold_black3=8`
 (DESIGN.md). Knob values travel to the kernels as a float vector, so changing one never recompiles.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
-from sim.engine.layout import NPRM
-
-from . import baseline as _baseline
+from sim.engine.layout import NPRM, SID_BUILTIN_MASK, SID_USER_SHIFT
 
 
 class StrategyError(ValueError):
@@ -21,54 +22,100 @@ class StrategyError(ValueError):
 
 @dataclass(frozen=True)
 class Knob:
+    """One tunable: numbers in [low, high], or one of the named values (which may lie outside)."""
+
     name: str
     slot: int
     low: float
     high: float
     default: float
     meaning: str
+    named: tuple[tuple[str, float], ...] = ()
+
+    def accepted(self) -> str:
+        names = [n for n, _ in self.named]
+        if self.low <= self.high:
+            names.append(f"a number from {self.low:g} to {self.high:g}")
+        return ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + names[-1]
+
+    def show(self, value: float) -> str:
+        for n, v in self.named:
+            if v == value:
+                return n
+        return f"{value:g}"
+
+    def parse(self, strategy: str, text: str | float) -> float:
+        if isinstance(text, str):
+            t = text.strip()
+            for n, v in self.named:
+                if t == n:
+                    return v
+            try:
+                value = float(t)
+            except ValueError:
+                raise StrategyError(f"knob {strategy}:{self.name}={t!r} is not accepted; "
+                                    f"give {self.accepted()}") from None
+        else:
+            value = float(text)
+        if any(v == value for _, v in self.named):
+            return value
+        if not (self.low <= value <= self.high) or math.isnan(value):
+            raise StrategyError(f"knob {strategy}:{self.name}={value:g} is out of range; "
+                                f"give {self.accepted()}")
+        return value
 
 
 @dataclass(frozen=True)
 class StrategySpec:
+    """A named strategy: the built-in kernel (sid), its knobs with this strategy's defaults, and
+    for a user strategy the compiled function consulted first (strategies.user)."""
+
     name: str
     sid: int
     description: str
     knobs: tuple[Knob, ...] = ()
+    fn: Any = field(default=None, compare=False)
+    base: str | None = None
+
+    def knob(self, name: str) -> Knob:
+        k = next((k for k in self.knobs if k.name == name), None)
+        if k is None:
+            accepted = ", ".join(k.name for k in self.knobs) or "none"
+            raise StrategyError(f"strategy {self.name!r} has no knob {name!r}; accepted: {accepted}")
+        return k
 
     def params(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         p = np.zeros(NPRM, np.float64)
         for k in self.knobs:
             p[k.slot] = k.default
         for name, value in (overrides or {}).items():
-            knob = next((k for k in self.knobs if k.name == name), None)
-            if knob is None:
-                accepted = ", ".join(k.name for k in self.knobs) or "none"
-                raise StrategyError(f"strategy {self.name!r} has no knob {name!r}; accepted: {accepted}")
-            if not knob.low <= value <= knob.high:
-                raise StrategyError(
-                    f"knob {self.name}:{name}={value:g} is out of range; accepted {knob.low:g} to {knob.high:g}")
-            p[knob.slot] = value
+            p[self.knob(name).slot] = value
         return p
 
+    def choice(self, **knobs: str | float) -> StrategyChoice:
+        """This strategy with some knobs set: `baseline.choice(freeze="never", min_pile=5)`."""
+        overrides = {name: self.knob(name).parse(self.name, v) for name, v in knobs.items()}
+        return StrategyChoice(self, tuple(overrides.items()), self.params(overrides))
 
-REGISTRY: dict[str, StrategySpec] = {
-    "random": StrategySpec(
-        "random", 0, "uniform among the legal choices at every decision point (also the engine's fuzzer)"),
-    "baseline": StrategySpec(
-        "baseline", 1,
-        "club heuristic: takes worthwhile piles, opens cheaply, builds and completes canastas, safe discards",
-        (
-            Knob("min_pile", _baseline.K_MIN_PILE, 0, 100, 3,
-                 "smallest pile (cards) worth taking once the side has melded"),
-            Knob("answer_max", _baseline.K_ANSWER_MAX, 0, 1000, 100,
-                 "answer 'no' to 'may I go out?' when the own hand holds at least this many points"),
-            Knob("ask", _baseline.K_ASK, 0, 1, 1, "1: ask the partner before going out whenever able; 0: never"),
-            Knob("hold_black3", _baseline.K_B3_PILE, 0, 100, 4,
-                 "discard black threes only on piles of at least this many cards"),
-        ),
-    ),
-}
+    def with_defaults(self, name: str, description: str, **defaults: str | float) -> StrategySpec:
+        """A relative of this strategy: same kernel and knobs, other defaults (the library)."""
+        knobs = tuple(replace(k, default=k.parse(name, defaults[k.name])) if k.name in defaults else k
+                      for k in self.knobs)
+        unknown = set(defaults) - {k.name for k in self.knobs}
+        if unknown:
+            raise StrategyError(f"strategy {self.name!r} has no knob {sorted(unknown)[0]!r}")
+        return replace(self, name=name, description=description, knobs=knobs)
+
+
+REGISTRY: dict[str, StrategySpec] = {}
+
+
+def register(spec: StrategySpec, replace_user: bool = False) -> StrategySpec:
+    old = REGISTRY.get(spec.name)
+    if old is not None and not (replace_user and old.fn is not None):
+        raise StrategyError(f"a strategy named {spec.name!r} already exists; choose another name")
+    REGISTRY[spec.name] = spec
+    return spec
 
 
 @dataclass(frozen=True)
@@ -83,25 +130,36 @@ class StrategyChoice:
     def label(self) -> str:
         if not self.overrides:
             return self.spec.name
-        return self.spec.name + ":" + ",".join(f"{k}={v:g}" for k, v in self.overrides)
+        return self.spec.name + ":" + ",".join(f"{k}={self.spec.knob(k).show(v)}" for k, v in self.overrides)
 
     def knob_values(self) -> dict[str, float]:
         return {k.name: float(self.params[k.slot]) for k in self.spec.knobs}
 
 
-def parse_strategy(text: str) -> StrategyChoice:
+def parse_strategy(text: str | StrategySpec | StrategyChoice) -> StrategyChoice:
+    if isinstance(text, StrategyChoice):
+        return text
+    if isinstance(text, StrategySpec):
+        return text.choice()
     name, _, rest = text.strip().partition(":")
     if name not in REGISTRY:
         raise StrategyError(f"unknown strategy {name!r}; accepted: {', '.join(REGISTRY)}")
     spec = REGISTRY[name]
-    overrides: dict[str, float] = {}
+    knobs: dict[str, str] = {}
     if rest:
         for item in rest.split(","):
             key, eq, val = item.partition("=")
             if not eq:
                 raise StrategyError(f"bad knob {item!r} in {text!r}; write name=value, e.g. {name}:knob=3")
-            try:
-                overrides[key.strip()] = float(val)
-            except ValueError:
-                raise StrategyError(f"knob {name}:{key.strip()} needs a number, got {val!r}") from None
-    return StrategyChoice(spec, tuple(overrides.items()), spec.params(overrides))
+            knobs[key.strip()] = val
+    return spec.choice(**knobs)
+
+
+def engine_sid(spec: StrategySpec, user_slot: int = -1) -> int:
+    """The integer a seat carries into the engine: built-in id, plus 1 + user slot in the high bits."""
+    return (spec.sid & SID_BUILTIN_MASK) | ((user_slot + 1) << SID_USER_SHIFT if user_slot >= 0 else 0)
+
+
+from . import library as _library  # noqa: E402  (registers the built-ins)
+
+library = _library

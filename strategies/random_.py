@@ -2,10 +2,10 @@
 
 from numba import njit
 
-from sim.engine.layout import S_RNG
-from sim.engine.rng import below_nb
+from sim.engine.layout import OB_RAND
 
 
 @njit(cache=True)
-def random_decide_nb(R, S, p, dp, n):
-    return below_nb(S.st, S_RNG, n)
+def random_decide_nb(R, obs, opts, n, prm):
+    # multiply-shift on the 32 random bits of the observation: bias below 2**-24 for n <= 128
+    return (obs[OB_RAND] * n) >> 32

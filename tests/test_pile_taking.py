@@ -12,6 +12,7 @@ from support import Table
 
 from sim.cards import parse_card
 from sim.engine import layout as L
+from sim.engine.dispatch import NO_USER
 from sim.engine.kernel import do_take_nb, meld_phase_nb
 
 M1 = (1, -1)
@@ -197,7 +198,7 @@ def test_premeld_take_that_cannot_leave_two_cards_rolls_back_to_a_draw():
     assert opts == [(L.O_STOP, 0, 0, 0)]
     S.stock[9] = parse_card("9C")
     S.sids[0] = 1  # baseline picks the only option
-    play_draw_after = meld_phase_nb(R, S, 0)
+    play_draw_after = meld_phase_nb(R, S, NO_USER, 0)
     assert play_draw_after == 2  # rolled back
     assert S.st[L.S_PILE_N] == 2 and S.hn[0] == 5 and S.nm[0] == 0 and S.melded[0] == 0
 

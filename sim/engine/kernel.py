@@ -8,7 +8,7 @@ and only when there is more than one legal option; everything else is forced her
 from numba import njit
 
 from .cards import is_black3_nb, is_red3_nb, is_wild_rank_nb, rank_of_nb, side_of_nb
-from .dispatch import decide_nb
+from .dispatch import builtin_decide_nb
 from .goout import W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from .invariants import check_nb
 from .layout import (
@@ -123,6 +123,7 @@ from .layout import (
     R_UPCARD,
     S_ADDED_OLD,
     S_ANSWER,
+    S_ASKER,
     S_ASKS,
     S_B3DISC,
     S_BLOCK,
@@ -167,13 +168,29 @@ from .layout import (
     S_SNAP_PILE_R3,
     S_STOCK_N,
     S_TOOK,
+    S_TRACE,
+    S_TRACE_BASE,
+    S_TRACE_DPM,
+    S_TRACE_N,
+    S_TRACE_ON,
     S_TURN,
     S_TURNS_TOTAL,
     S_WINNER,
     S_YES,
+    SID_BUILTIN_MASK,
+    SID_USER_SHIFT,
+    T_CHOICE,
+    T_DP,
+    T_GAME,
+    T_N,
+    T_OBS,
+    T_OPT0,
+    T_ROW,
+    T_SEAT,
     UNTAKE_BLACK3,
     UNTAKE_WILD,
 )
+from .observe import observe_nb
 from .opening import max_meld_value_nb
 from .ops import (
     canastas_nb,
@@ -311,19 +328,59 @@ def deal_hand_nb(R, S):
 # ------------------------------------------------------------------------------------------------
 
 
+@njit(cache=True)
+def trace_nb(S, p, dp, n, i):
+    """Record one decision of a traced seat: who, where, the options, the choice, the observation."""
+    st = S.st
+    k = st[S_TRACE_N]
+    on = st[S_TRACE_ON]
+    if k < S.tr.shape[0] and on + n <= S.tro.shape[0]:
+        row = S.tr[k]
+        row[T_GAME] = st[S_GAME]
+        row[T_SEAT] = p
+        row[T_DP] = dp
+        row[T_N] = n
+        row[T_CHOICE] = i
+        row[T_OPT0] = on
+        for f in range(4):
+            row[T_ROW + f] = S.opts[i, f]
+        for j in range(S.tr.shape[1] - T_OBS):
+            row[T_OBS + j] = S.obs[j]
+        for j in range(n):
+            for f in range(4):
+                S.tro[on + j, f] = S.opts[j, f]
+    st[S_TRACE_N] = k + 1
+    st[S_TRACE_ON] = on + n
+
+
 @njit(cache=True, inline="always")
-def choose_nb(R, S, p, dp, n):
-    """Ask seat p's strategy to pick one of the n legal options in S.opts; forced when n == 1."""
+def choose_nb(R, S, U, p, dp, n):
+    """Ask seat p's strategy to pick one of the n legal options in S.opts; forced when n == 1.
+    The strategy sees S.obs only; a user function gets copies of the options and the rules."""
     if n == 1:
         return 0
-    S.st[S_DECISIONS] += 1
-    i = decide_nb(R, S, p, dp, n)
+    st = S.st
+    st[S_DECISIONS] += 1
+    observe_nb(R, S, p, dp, n)
+    sid = S.sids[p]
+    u = sid >> SID_USER_SHIFT
+    i = -1
+    if u > 0:
+        uo = S.uopts
+        for j in range(n):
+            for f in range(4):
+                uo[j, f] = S.opts[j, f]
+        i = U[u - 1](S.ru, S.obs, uo, n, S.prm[p])
+    if i == -1:
+        i = builtin_decide_nb(sid & SID_BUILTIN_MASK, R, S.obs, S.opts, n, S.prm[p])
     if i < 0 or i >= n:
-        S.st[S_ERR] = ERR_CHOICE
-        S.st[S_ERR_A] = p
-        S.st[S_ERR_B] = dp
-        S.st[S_ERR_C] = i
+        st[S_ERR] = ERR_CHOICE
+        st[S_ERR_A] = p
+        st[S_ERR_B] = dp
+        st[S_ERR_C] = i
         return 0
+    if st[S_TRACE] != 0 and (st[S_TRACE] >> p) & 1 and (st[S_TRACE_DPM] >> dp) & 1:
+        trace_nb(S, p, dp, n, i)
     return i
 
 
@@ -778,7 +835,7 @@ def apply_meld_nb(R, S, p, i):
 
 
 @njit(cache=True)
-def meld_phase_nb(R, S, p):
+def meld_phase_nb(R, S, U, p):
     """Returns 0: go on to the discard; 1: the hand is empty (out); 2: a pending pile take was
     abandoned (rolled back); 3: the pending pile was picked up."""
     st = S.st
@@ -793,7 +850,7 @@ def meld_phase_nb(R, S, p):
         if n == 0:
             st[S_ERR] = ERR_STUCK
             return 0
-        i = choose_nb(R, S, p, DP_MELD, n)
+        i = choose_nb(R, S, U, p, DP_MELD, n)
         if st[S_ERR] != 0:
             return 0
         if S.opts[i, 0] == O_STOP:
@@ -845,7 +902,7 @@ def go_out_nb(R, S, p):
 
 
 @njit(cache=True)
-def ask_nb(R, S, p):
+def ask_nb(R, S, U, p):
     """D10/D11: optional, binding (R-07); only when going out is possible and not forced."""
     st = S.st
     if R[R_ASK] == 0 or st[S_LASTR3] != 0 or S.hn[p] < 2:
@@ -862,14 +919,16 @@ def ask_nb(R, S, p):
                 break
     if n == 1:
         return
-    i = choose_nb(R, S, p, DP_ASK, n)
+    i = choose_nb(R, S, U, p, DP_ASK, n)
     if st[S_ERR] != 0 or S.opts[i, 0] == O_NOASK:
         return
     q = S.opts[i, 1]
     st[S_ASKS] += 1
     n = add_opt_nb(S, 0, O_YES, p, 0, 0)
     n = add_opt_nb(S, n, O_NO, p, 0, 0)
-    j = choose_nb(R, S, q, DP_ANSWER, n)
+    st[S_ASKER] = p
+    j = choose_nb(R, S, U, q, DP_ANSWER, n)
+    st[S_ASKER] = -1
     yes = S.opts[j, 0] == O_YES
     st[S_ANSWER] = 1 if yes else 2
     if yes:
@@ -878,7 +937,7 @@ def ask_nb(R, S, p):
 
 
 @njit(cache=True, inline="always")
-def discard_nb(R, S, p):
+def discard_nb(R, S, U, p):
     st = S.st
     n = 0
     for k in range(NK):
@@ -887,7 +946,7 @@ def discard_nb(R, S, p):
     if n == 0:
         st[S_ERR] = ERR_STUCK
         return
-    i = choose_nb(R, S, p, DP_DISCARD, n)
+    i = choose_nb(R, S, U, p, DP_DISCARD, n)
     if st[S_ERR] != 0:
         return
     k = S.opts[i, 1]
@@ -904,11 +963,12 @@ def discard_nb(R, S, p):
 
 
 @njit(cache=True)
-def play_turn_nb(R, S, p):
+def play_turn_nb(R, S, U, p):
     st = S.st
     st[S_CUR] = p
     st[S_TURN] += 1
     st[S_ANSWER] = 0
+    st[S_ASKER] = -1
     st[S_PEND] = -1
     st[S_PRE] = 0
     st[S_INCOMING] = 0
@@ -934,7 +994,7 @@ def play_turn_nb(R, S, p):
                 forced = True  # T can be laid off on the side's meld: the take is forced (R-06)
         if not forced:
             n = add_opt_nb(S, n, O_END, 0, 0, 0)
-    i = choose_nb(R, S, p, DP_DRAW, n)
+    i = choose_nb(R, S, U, p, DP_DRAW, n)
     if st[S_ERR] != 0:
         return
     t = S.opts[i, 0]
@@ -945,7 +1005,7 @@ def play_turn_nb(R, S, p):
         draw_nb(R, S, p)
     else:
         if do_take_nb(R, S, p, S.opts[i, 1], S.opts[i, 2]) != 0:
-            res = meld_phase_nb(R, S, p)
+            res = meld_phase_nb(R, S, U, p)
             if st[S_ERR] != 0:
                 return
             if res == 2:
@@ -957,15 +1017,15 @@ def play_turn_nb(R, S, p):
         check_nb(R, S, 0)
     if st[S_LASTR3] != 0:
         if R[R_LAST_R3_MELD] != 0:
-            meld_phase_nb(R, S, p)
+            meld_phase_nb(R, S, U, p)
         st[S_ENDED] = END_STOCK
         if st[S_LAIDT] != 0:
             S.laid[p] = 1
         return
-    ask_nb(R, S, p)
+    ask_nb(R, S, U, p)
     if st[S_ERR] != 0:
         return
-    res = meld_phase_nb(R, S, p)
+    res = meld_phase_nb(R, S, U, p)
     if st[S_ERR] != 0:
         return
     if st[S_LAIDT] != 0:
@@ -973,7 +1033,7 @@ def play_turn_nb(R, S, p):
     if res == 1:
         go_out_nb(R, S, p)
         return
-    discard_nb(R, S, p)
+    discard_nb(R, S, U, p)
     if st[S_ERR] != 0:
         return
     if S.hn[p] == 0:
@@ -1022,7 +1082,7 @@ def score_hand_nb(R, S):
 
 
 @njit(cache=True)
-def play_hand_nb(R, S):
+def play_hand_nb(R, S, U):
     st = S.st
     deal_hand_nb(R, S)
     if st[S_CHECK] != 0:
@@ -1034,7 +1094,7 @@ def play_hand_nb(R, S):
             st[S_ENDED] = END_CAP
             st[S_CAPPED_HANDS] += 1
             break
-        play_turn_nb(R, S, p)
+        play_turn_nb(R, S, U, p)
         p = (p + 1) % n
     if st[S_ERR] != 0:
         return
@@ -1073,7 +1133,7 @@ def record_hand_nb(R, S, row):
 
 
 @njit(cache=True)
-def play_game_nb(R, S, seed, game, deal):
+def play_game_nb(R, S, U, seed, game, deal):
     """One game to the target (§1.13): cumulative scores, score-dependent minimum, ties replay."""
     st = S.st
     n = R[R_PLAYERS]
@@ -1097,7 +1157,7 @@ def play_game_nb(R, S, seed, game, deal):
     while True:
         hand += 1
         st[S_HANDNO] = hand
-        play_hand_nb(R, S)
+        play_hand_nb(R, S, U)
         if st[S_ERR] != 0:
             return
         record_hand_nb(R, S, S.hrec[hand - 1])
@@ -1133,8 +1193,11 @@ def seat_game_nb(R, S, base_sids, base_prm, g):
     n = R[R_PLAYERS]
     nrot = R[R_NSIDES]
     rot = g % nrot
+    S.st[S_TRACE] = 0
     for p in range(n):
         q = (p - rot + n) % n
+        if (S.st[S_TRACE_BASE] >> q) & 1:
+            S.st[S_TRACE] |= 1 << p
         S.sids[p] = base_sids[q]
         for j in range(S.prm.shape[1]):
             S.prm[p, j] = base_prm[q, j]
@@ -1142,7 +1205,7 @@ def seat_game_nb(R, S, base_sids, base_prm, g):
 
 
 @njit(cache=True)
-def play_batch_nb(R, S, base_sids, base_prm, seed, g0, ng, out_g, out_h, check):
+def play_batch_nb(R, S, U, base_sids, base_prm, seed, g0, ng, out_g, out_h, check):
     """Play games g0 .. g0+ng-1. Fills one row per game in out_g and, while room lasts, one row per
     hand in out_h. Returns the number of hand rows (or -(rows needed) when out_h was too small),
     and leaves S.st[S_ERR] set if a game failed."""
@@ -1153,7 +1216,7 @@ def play_batch_nb(R, S, base_sids, base_prm, seed, g0, ng, out_g, out_h, check):
     for i in range(ng):
         g = g0 + i
         deal = seat_game_nb(R, S, base_sids, base_prm, g)
-        play_game_nb(R, S, seed, g, deal)
+        play_game_nb(R, S, U, seed, g, deal)
         if S.st[S_ERR] != 0:
             return nh
         row = out_g[i]

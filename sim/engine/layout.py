@@ -116,6 +116,12 @@ S_SNAP_FROZEN = 54
 S_SNAP_PILE_R3 = 55
 S_LAID0 = 56  # the seat had laid something before this turn (concealed going out, R-13)
 S_LAIDT = 57  # the seat laid something this turn
+S_ASKER = 58  # seat that asked "may I go out?" (for the answer's observation), -1 none
+S_TRACE = 59  # decision trace: bitmask of the seats being traced in this game, 0 off
+S_TRACE_BASE = 60  # decision trace: bitmask of the base strategies to trace (set from Python)
+S_TRACE_N = 61  # decision trace: rows written (may exceed the buffer: rows needed)
+S_TRACE_ON = 62  # decision trace: options written
+S_TRACE_DPM = 63  # decision trace: bitmask of the decision points traced (bit DP_*)
 S_NST = 64
 
 # Meld row fields -----------------------------------------------------------------------------------
@@ -129,6 +135,70 @@ F_TURN = 6  # turn of the hand in which the meld was started
 F_PLAYER = 7  # seat that started it
 NMF = 8
 MK_RANK, MK_WILD, MK_BLACK3, MK_SEQ = 1, 2, 3, 4
+
+# Strategy ids (sids[p]) ---------------------------------------------------------------------------
+SID_RANDOM = 0
+SID_HEURISTIC = 1  # baseline and its named relatives: one kernel, different knob defaults
+SID_BUILTIN_MASK = 15  # low bits: the built-in kernel that decides (or that a user function defers to)
+SID_USER_SHIFT = 4  # high bits: 1 + index of the seat's user function in the engine's function tuple
+MAXU = 4  # user functions in one run
+
+# Observation (obs, int64): what seat p sees at one decision (docs/strategies.md) -----------------
+OB_DP = 0  # decision point, DP_*
+OB_SEAT = 1
+OB_SIDE = 2
+OB_PLAYERS = 3
+OB_NSIDES = 4
+OB_N = 5  # legal options
+OB_TURN = 6  # turns played in this hand, this one included
+OB_HANDNO = 7
+OB_STOCK_N = 8
+OB_PILE_N = 9
+OB_PILE_TOP = 10  # card kind on top of the pile, -1 when empty
+OB_FROZEN = 11
+OB_BLOCKED = 12  # 1: this seat may not take the pile this turn (black three, block_next)
+OB_ANSWER = 13  # partner's answer this turn: 0 none, 1 yes (must go out), 2 no (may not)
+OB_ASKER = 14  # at DP_ANSWER: the seat asking; else -1
+OB_PEND = 15  # value laid towards the initial meld this turn, -1 when the side is open
+OB_PRE = 16  # 1 while melding from hand before picking up the pile (opening via the pile)
+OB_TOOK = 17  # 1 once this seat has taken the pile this turn
+OB_LAID = 18  # 1 if this seat has laid a meld card this hand before this turn (concealed, R-13)
+OB_RAND = 19  # 32 random bits drawn for this decision (for randomised strategies)
+OB_REQ = 20  # own side's initial-meld requirement this hand
+OB_MELDED = 21  # own side has made its initial meld
+OB_HN = 22  # own hand size
+OB_DEALER = 23
+OB_MAXM = 24  # meld rows per side in OB_MELDS
+OB_HANDS = 32  # [MAXP] hand size of every seat
+OB_FEET = 40  # [MAXP] foot size of every seat (0 in variants without a foot)
+OB_SCORE = 48  # [MAXS] cumulative score of every side before this hand
+OB_SMELDED = 56  # [MAXS] side has made its initial meld
+OB_SREQ = 64  # [MAXS] side's initial-meld requirement
+OB_RED3 = 72  # [MAXS] red threes laid out by the side
+OB_CANASTAS = 80  # [MAXS] completed canastas of the side
+OB_NM = 88  # [MAXS] meld rows used by the side
+OB_HAND = 96  # [NK] own hand by card kind
+OB_HR = OB_HAND + NK  # [NR] own hand by rank class
+OB_PILEK = OB_HR + NR  # [NK] the pile by card kind: every card seen going in since it was last taken
+OB_MOR = OB_PILEK + NK  # [MAXS * NR] row of the side's meld of each rank class, -1 none
+OB_MELDS = OB_MOR + MAXS * NR  # [MAXS * maxm * NMF] meld rows, see F_*
+OB_SCRATCH = 64  # free int64 slots after the melds, for a strategy's own working space
+
+
+def obs_len(maxm: int) -> int:
+    return OB_MELDS + MAXS * maxm * NMF + OB_SCRATCH
+
+
+def trace_obs_len(maxm: int, nsides: int) -> int:
+    """The part of the observation a trace row keeps: everything up to the last side's melds."""
+    return OB_MELDS + nsides * maxm * NMF
+
+
+# Decision trace rows (tr[i, 0..]) ----------------------------------------------------------------
+T_GAME, T_SEAT, T_DP, T_N, T_CHOICE, T_OPT0 = range(6)  # T_OPT0: first of the n option rows in tro
+T_ROW = T_OPT0 + 4  # the chosen option's 4 fields
+T_OBS = T_ROW + 4  # the observation
+
 
 # Score components (per side, per hand) ----------------------------------------------------------
 C_MELDED, C_CANASTAS, C_RED3, C_GOING_OUT, C_IN_HAND, C_OTHER, C_TOTAL = 0, 1, 2, 3, 4, 5, 6

@@ -4,7 +4,26 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .layout import EVF, HF, MAXOPT, MAXP, MAXS, NC, NK, NMF, NPRM, NR, R_MAX_HANDS, R_MAXM, R_PACK, S_NST
+from .layout import (
+    EVF,
+    HF,
+    MAXOPT,
+    MAXP,
+    MAXS,
+    NC,
+    NK,
+    NMF,
+    NPRM,
+    NR,
+    R_MAX_HANDS,
+    R_MAXM,
+    R_NSIDES,
+    R_PACK,
+    S_NST,
+    T_OBS,
+    obs_len,
+    trace_obs_len,
+)
 
 
 class State(NamedTuple):
@@ -34,9 +53,14 @@ class State(NamedTuple):
     evc: np.ndarray  # int64[nevc] cards of the events
     hrec: np.ndarray  # int64[max_hands, HF] per-hand records of the current game
     work: np.ndarray  # int64[128] scratch for the go-out search
+    obs: np.ndarray  # int64[obs_len] the deciding seat's observation, rebuilt at every decision
+    uopts: np.ndarray  # int64[MAXOPT, 4] copy of the options handed to a user function
+    ru: np.ndarray  # int64[R_LEN] copy of the rules handed to a user function
+    tr: np.ndarray  # int64[ntrace, T_OBS + obs_len] decision trace rows (only when tracing)
+    tro: np.ndarray  # int64[ntrace * 8, 4] the options of the traced decisions
 
 
-def new_state(rules: np.ndarray, n_events: int = 0) -> State:
+def new_state(rules: np.ndarray, n_events: int = 0, n_trace: int = 0) -> State:
     """Allocate a state sized for one variant; reused across every game a worker plays."""
     pack = int(rules[R_PACK])
     maxm = int(rules[R_MAXM])
@@ -67,4 +91,9 @@ def new_state(rules: np.ndarray, n_events: int = 0) -> State:
         evc=np.zeros(max(n_events * 4, 1), np.int64),
         hrec=np.zeros((int(rules[R_MAX_HANDS]) + 1, HF), np.int64),
         work=np.zeros(128, np.int64),
+        obs=np.zeros(obs_len(maxm), np.int64),
+        uopts=np.zeros((MAXOPT, 4), np.int64),
+        ru=rules.copy(),
+        tr=np.zeros((max(n_trace, 1), T_OBS + trace_obs_len(maxm, int(rules[R_NSIDES]))), np.int64),
+        tro=np.zeros((max(n_trace * 8, 1), 4), np.int64),
     )

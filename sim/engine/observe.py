@@ -1,0 +1,144 @@
+"""The observation: what one seat sees at the table when it decides (VARIANTS.md §6, DESIGN.md).
+
+A strategy is handed this array, never the state, so it cannot read another hand or the stock. The
+array is rebuilt from the state at every decision (tests/test_observation.py proves that hidden
+cards do not reach it). Layout: layout.OB_*; meaning: docs/strategies.md.
+"""
+
+from numba import njit
+
+from .cards import side_of_nb
+from .layout import (
+    F_JOK,
+    F_KIND,
+    F_NAT,
+    F_TWO,
+    MAXP,
+    MAXS,
+    NK,
+    NMF,
+    NR,
+    OB_ANSWER,
+    OB_ASKER,
+    OB_BLOCKED,
+    OB_CANASTAS,
+    OB_DEALER,
+    OB_DP,
+    OB_FEET,
+    OB_FROZEN,
+    OB_HAND,
+    OB_HANDNO,
+    OB_HANDS,
+    OB_HN,
+    OB_HR,
+    OB_LAID,
+    OB_MAXM,
+    OB_MELDED,
+    OB_MELDS,
+    OB_MOR,
+    OB_N,
+    OB_NM,
+    OB_NSIDES,
+    OB_PEND,
+    OB_PILE_N,
+    OB_PILE_TOP,
+    OB_PILEK,
+    OB_PLAYERS,
+    OB_PRE,
+    OB_RAND,
+    OB_RED3,
+    OB_REQ,
+    OB_SCORE,
+    OB_SEAT,
+    OB_SIDE,
+    OB_SMELDED,
+    OB_SREQ,
+    OB_STOCK_N,
+    OB_TOOK,
+    OB_TURN,
+    R_MAXM,
+    R_NSIDES,
+    R_PLAYERS,
+    S_ANSWER,
+    S_ASKER,
+    S_BLOCK,
+    S_DEALER,
+    S_FROZEN,
+    S_HANDNO,
+    S_LAID0,
+    S_PEND,
+    S_PILE_N,
+    S_PRE,
+    S_RNG,
+    S_STOCK_N,
+    S_TOOK,
+    S_TURN,
+)
+from .rng import next_u32_nb
+
+
+@njit(cache=True, inline="always")
+def observe_nb(R, S, p, dp, n):
+    """Fill S.obs for seat p at decision point dp with n legal options."""
+    o = S.obs
+    st = S.st
+    s = side_of_nb(R, p)
+    nsides = R[R_NSIDES]
+    maxm = R[R_MAXM]
+    o[OB_DP] = dp
+    o[OB_SEAT] = p
+    o[OB_SIDE] = s
+    o[OB_PLAYERS] = R[R_PLAYERS]
+    o[OB_NSIDES] = nsides
+    o[OB_N] = n
+    o[OB_TURN] = st[S_TURN]
+    o[OB_HANDNO] = st[S_HANDNO]
+    o[OB_STOCK_N] = st[S_STOCK_N]
+    pn = st[S_PILE_N]
+    o[OB_PILE_N] = pn
+    o[OB_PILE_TOP] = S.pile[pn - 1] if pn > 0 else -1
+    o[OB_FROZEN] = st[S_FROZEN]
+    o[OB_BLOCKED] = 1 if st[S_BLOCK] == p else 0
+    o[OB_ANSWER] = st[S_ANSWER]
+    o[OB_ASKER] = st[S_ASKER]
+    o[OB_PEND] = st[S_PEND]
+    o[OB_PRE] = st[S_PRE]
+    o[OB_TOOK] = st[S_TOOK]
+    o[OB_LAID] = st[S_LAID0]
+    o[OB_RAND] = next_u32_nb(st, S_RNG)
+    o[OB_REQ] = S.req[s]
+    o[OB_MELDED] = S.melded[s]
+    o[OB_HN] = S.hn[p]
+    o[OB_DEALER] = st[S_DEALER]
+    o[OB_MAXM] = maxm
+    for q in range(MAXP):
+        o[OB_HANDS + q] = S.hn[q]
+        o[OB_FEET + q] = 0
+    for k in range(NK):
+        o[OB_HAND + k] = S.hand[p, k]
+        o[OB_PILEK + k] = 0
+    for r in range(NR):
+        o[OB_HR + r] = S.hr[p, r]
+    for j in range(pn):
+        o[OB_PILEK + S.pile[j]] += 1
+    for t in range(MAXS):
+        if t >= nsides:
+            o[OB_NM + t] = 0
+            continue
+        o[OB_SCORE + t] = S.cum[t]
+        o[OB_SMELDED + t] = S.melded[t]
+        o[OB_SREQ + t] = S.req[t]
+        o[OB_RED3 + t] = S.red3[t]
+        nm = S.nm[t]
+        o[OB_NM + t] = nm
+        for r in range(NR):
+            o[OB_MOR + t * NR + r] = S.mor[t, r]
+        c = 0
+        base = OB_MELDS + t * maxm * NMF
+        for m in range(nm):
+            row = S.melds[t, m]
+            for f in range(NMF):
+                o[base + m * NMF + f] = row[f]
+            if row[F_KIND] != 3 and row[F_NAT] + row[F_TWO] + row[F_JOK] >= 7:
+                c += 1
+        o[OB_CANASTAS + t] = c

@@ -1,0 +1,76 @@
+"""The named strategies: `random`, and `baseline` with its relatives, each a point of view expressed
+as knob defaults of the one heuristic kernel (strategies/heuristic.py). docs/strategies.md says why
+each one plays as it does."""
+
+from __future__ import annotations
+
+from sim.engine.layout import SID_HEURISTIC, SID_RANDOM
+
+from . import Knob, StrategySpec, register
+from . import heuristic as H
+
+PILE = 108.0  # no pile is larger than the pack
+
+HEURISTIC_KNOBS = (
+    Knob("min_pile", H.K_MIN_PILE, 0, PILE, 3,
+         "smallest pile (cards) worth taking once the side has melded"),
+    Knob("freeze", H.K_FREEZE, 0, PILE, H.FREEZE_NEVER,
+         "freeze the pile with a wild: never, always when able, or N: once an opponent side has "
+         "melded and the pile holds at least N cards",
+         (("never", H.FREEZE_NEVER), ("always", H.FREEZE_ALWAYS))),
+    Knob("hold_black3", H.K_HOLD_B3, 0, PILE, 4,
+         "black threes: throw at once, keep for a going-out meld, or N: throw only on piles of at "
+         "least N cards",
+         (("throw", 0.0), ("keep", -1.0))),
+    Knob("ask", H.K_ASK, 0, 30, 0,
+         "ask the partner 'may I go out?': never, always, or N: when the partner holds at least N cards",
+         (("never", -1.0), ("always", 0.0))),
+    Knob("answer_max", H.K_ANSWER_MAX, 0, 10000, 100,
+         "answer yes unless the own hand holds at least P points (yes: always yes, no: always no)",
+         (("yes", 1e9), ("no", 0.0))),
+    Knob("meld", H.K_MELD, 0, 2, H.MELD_ALL,
+         "all: lay everything; three: lay three-card melds and hold extra cards back until they make "
+         "a canasta; pairs: as three, and never meld a natural pair with a wild (keep it for the pile)",
+         (("all", H.MELD_ALL), ("three", H.MELD_THREE), ("pairs", H.MELD_PAIRS))),
+    Knob("wilds", H.K_WILDS, 0, 1, 0,
+         "save: wilds only complete a canasta, reach the minimum or go out; free: add them anywhere",
+         (("save", 0.0), ("free", 1.0))),
+    Knob("go_out", H.K_GO_OUT, 0, 20000, -1,
+         "go out as soon as legal, or M: only when ahead by at least M points (scores plus table) or "
+         f"when an opponent with at most {H.THREAT_CARDS} cards has the canastas to go out",
+         (("asap", -1.0),)),
+)
+
+RANDOM = register(StrategySpec(
+    "random", SID_RANDOM, "uniform among the legal choices at every decision point (also the engine's fuzzer)"))
+
+BASELINE = register(StrategySpec(
+    "baseline", SID_HEURISTIC,
+    "club heuristic: takes piles of 3 or more, opens with the fewest cards of highest value, builds and "
+    "completes canastas with wilds only to finish one, safe discards, asks the partner, goes out at once",
+    HEURISTIC_KNOBS))
+
+AGGRESSIVE = register(BASELINE.with_defaults(
+    "aggressive",
+    "melds everything early and goes out fast: takes any pile, spends wilds freely, throws black "
+    "threes at once, never asks and always says yes",
+    min_pile=0, meld="all", wilds="free", hold_black3="throw", ask="never", answer_max="yes",
+    go_out="asap"))
+
+PILE_HOARDER = register(BASELINE.with_defaults(
+    "pile-hoarder",
+    "keeps natural pairs and extra cards in hand to take big piles, blocks with black threes once "
+    "the pile is large, and stays in the hand while ahead by less than 500",
+    min_pile=5, meld="pairs", wilds="save", hold_black3=8, go_out=500))
+
+FREEZER = register(BASELINE.with_defaults(
+    "freezer",
+    "freezes the pile with a wild as soon as an opponent side has opened, so the opponents need "
+    "natural pairs to take it",
+    freeze=0, wilds="save"))
+
+CAUTIOUS = register(BASELINE.with_defaults(
+    "cautious",
+    "asks the partner before going out and says no with 50 points in hand, keeps wilds, lays "
+    "three-card melds, keeps black threes, takes only piles of 5 or more and goes out only when not behind",
+    ask="always", answer_max=50, wilds="save", meld="three", hold_black3="keep", min_pile=5, go_out=0))
