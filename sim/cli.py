@@ -36,8 +36,24 @@ def _natural(text: str) -> int:
     return n
 
 
+def load_user_files(paths: list[str]) -> None:
+    """Run Python files that define user strategies (strategies.user), so their names resolve."""
+    import runpy
+
+    for path in paths:
+        if not Path(path).is_file():
+            raise CliError(f"--load {path}: no such file; give a Python file that defines user strategies")
+        try:
+            runpy.run_path(path, run_name="canasta_lab_user")
+        except StrategyError:
+            raise
+        except Exception as exc:  # the user's file: report it in one line, whatever it raised
+            raise CliError(f"--load {path}: {type(exc).__name__}: {exc}") from None
+
+
 def _check_setup(args: argparse.Namespace) -> None:
     """Resolve the variant (and --players) and parse every strategy before any work starts."""
+    load_user_files(args.load)
     args.variant = get_variant(args.variant, args.players).name
     for s in args.strategy:
         parse_strategy(s)
@@ -52,10 +68,13 @@ def cmd_variants(args: argparse.Namespace) -> None:
 
 
 def cmd_strategies(args: argparse.Namespace) -> None:
+    load_user_files(args.load)
     for spec in REGISTRY.values():
-        print(f"{spec.name}: {spec.description}")
+        origin = f" (user, over {spec.base})" if spec.fn is not None else ""
+        print(f"{spec.name}{origin}: {spec.description}")
         for k in spec.knobs:
-            print(f"    {k.name:<12} {k.low:g}..{k.high:g}  default {k.default:g}  {k.meaning}")
+            print(f"    {k.name:<12} default {k.show(k.default):<6} {k.meaning}")
+            print(f"    {'':<12} accepted: {k.accepted()}")
 
 
 def cmd_play(args: argparse.Namespace) -> None:
@@ -102,6 +121,44 @@ def cmd_transcript(args: argparse.Namespace) -> None:
     print(f"wrote {n} events to {args.out}")
 
 
+def _grid(items: list[str]) -> dict[str, list[str]]:
+    grid: dict[str, list[str]] = {}
+    for item in items:
+        name, eq, values = item.partition("=")
+        if not eq or not values.strip():
+            raise CliError(f"--grid {item!r}: write knob=value,value,..., e.g. --grid min_pile=1,3,5")
+        grid[name.strip()] = [x.strip() for x in values.split(",")]
+    return grid
+
+
+def cmd_sweep(args: argparse.Namespace) -> None:
+    from . import __version__
+    from .results import check_writable, write_parquet
+    from .sweep import grid_rows, sweep
+
+    load_user_files(args.load)
+    args.variant = get_variant(args.variant, args.players).name
+    base = parse_strategy(args.strategy)
+    parse_strategy(args.vs)
+    grid = _grid(args.grid)
+    rows = grid_rows(base.spec, grid)
+    out = check_writable(args.out, args.force) if args.out else None
+    bar = None
+    if args.progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games * len(rows), unit="game", file=sys.stderr)
+    df = sweep(args.variant, args.strategy, grid, args.vs, args.games, args.seed, args.workers,
+               progress=bar.update if bar else None)
+    if bar:
+        bar.close()
+    if out:
+        meta = {**df.attrs, "strategy": base.label, "grid": grid, "package_version": __version__}
+        write_parquet(df, meta, out)
+    print(f"{args.variant}: {base.label} against {args.vs}, {args.games} games per row, seed {args.seed}")
+    print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     from .bench import bench
 
@@ -133,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("variants", help="list the variants with players and one-line description")
     p.set_defaults(func=cmd_variants)
     p = sub.add_parser("strategies", help="list strategies and their knobs")
+    p.add_argument("--load", action="append", default=[], metavar="FILE.py",
+                   help="also list the user strategies this Python file defines (repeatable)")
     p.set_defaults(func=cmd_strategies)
 
     def common(p: argparse.ArgumentParser) -> None:
@@ -141,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="strategy with optional knobs, e.g. baseline:min_pile=5; repeat for more seats")
         p.add_argument("--seed", type=_natural, required=True, help="master seed (non-negative)")
         p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
+        p.add_argument("--load", action="append", default=[], metavar="FILE.py",
+                       help="Python file defining user strategies (strategies.user); repeatable")
 
     p = sub.add_parser("play", help="play N games and write one row per game")
     common(p)
@@ -166,6 +227,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.set_defaults(func=cmd_transcript)
 
+    p = sub.add_parser("sweep", help="play a grid of knob values against a fixed opponent, one row each")
+    p.add_argument("variant", help="a variant name (see `canasta-lab variants`)")
+    p.add_argument("-s", "--strategy", required=True, help="the strategy swept, with any fixed knobs")
+    p.add_argument("--vs", default="baseline", help="the fixed opponent (default baseline)")
+    p.add_argument("--grid", action="append", required=True, metavar="KNOB=V1,V2,...",
+                   help="values of one knob; repeat for more knobs (the rows are every combination)")
+    p.add_argument("--games", type=_positive, required=True, help="games per parameter row")
+    p.add_argument("--seed", type=_natural, required=True, help="master seed (the same deals for every row)")
+    p.add_argument("--players", type=_positive, help="player count, with a family name")
+    p.add_argument("--workers", type=_natural, default=1, help="processes (0 = every core)")
+    p.add_argument("--out", help="table file (.parquet, with the sweep in its metadata)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument("--load", action="append", default=[], metavar="FILE.py",
+                   help="Python file defining user strategies; repeatable")
+    p.set_defaults(func=cmd_sweep)
+
     p = sub.add_parser("bench", help="measure hands/s, games/s, us/decision and warm start on one core")
     p.add_argument("variants", nargs="*", help="variants (default classic-4p)")
     p.add_argument("--json", action="store_true", help="one JSON object per variant")
@@ -188,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         print(f"canasta-lab: engine error: {exc}", file=sys.stderr)
         return 3
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
     return 0
 
 

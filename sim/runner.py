@@ -127,31 +127,38 @@ def chunks(n_games: int, chunk: int) -> list[tuple[int, int]]:
     return [(g, min(chunk, n_games - g)) for g in range(0, n_games, chunk)]
 
 
-def run(job: Job, n_games: int, workers: int = 1, chunk: int = 2000, want_hands: bool = False,
-        progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, float]:
-    """Play n_games; returns (game rows, hand rows, wall seconds)."""
+def run_jobs(jobs: Sequence[Job], n_games: int, workers: int = 1, chunk: int = 2000, want_hands: bool = False,
+             progress: Callable[[int], None] | None = None) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Play n_games of every job, sharing one pool of workers; per job (game rows, hand rows, wall
+    seconds of the whole call)."""
     if n_games <= 0:
         raise ValueError(f"game count must be a positive integer, got {n_games}")
     if workers <= 0:
         workers = os.cpu_count() or 1
     t0 = time.perf_counter()
-    parts = chunks(n_games, chunk if workers == 1 else max(1, min(chunk, -(-n_games // (4 * workers)))))
-    games: list[np.ndarray] = []
-    hands: list[np.ndarray] = []
-    if workers == 1 or len(parts) == 1:
-        for g0, n in parts:
-            g, h = run_chunk(job, g0, n, want_hands)
-            games.append(g)
-            hands.append(h)
+    size = chunk if workers == 1 else max(1, min(chunk, -(-n_games * len(jobs) // (4 * workers))))
+    tasks = [(job, g0, n, want_hands) for job in jobs for g0, n in chunks(n_games, size)]
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    if workers == 1 or len(tasks) == 1:
+        for t in tasks:
+            out.append(run_chunk(*t))
             if progress:
-                progress(n)
+                progress(t[2])
     else:
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            for (g, h), (_, n) in zip(ex.map(_run_chunk_args, [(job, g0, n, want_hands) for g0, n in parts]),
-                                      parts, strict=True):
-                games.append(g)
-                hands.append(h)
+            for res, t in zip(ex.map(_run_chunk_args, tasks), tasks, strict=True):
+                out.append(res)
                 if progress:
-                    progress(n)
-    return np.concatenate(games), np.concatenate(hands) if hands else np.zeros((0, L.HF), np.int64), \
-        time.perf_counter() - t0
+                    progress(t[2])
+    wall = time.perf_counter() - t0
+    results = []
+    for job in jobs:
+        mine = [r for r, t in zip(out, tasks, strict=True) if t[0] is job]
+        results.append((np.concatenate([g for g, _ in mine]), np.concatenate([h for _, h in mine]), wall))
+    return results
+
+
+def run(job: Job, n_games: int, workers: int = 1, chunk: int = 2000, want_hands: bool = False,
+        progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """Play n_games; returns (game rows, hand rows, wall seconds)."""
+    return run_jobs([job], n_games, workers, chunk, want_hands, progress)[0]

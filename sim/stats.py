@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 from scipy import stats
 
@@ -22,6 +23,21 @@ def long_form(games: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def mean_interval(d: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of independent differences with its t interval: (mean, low, high)."""
+    n = len(d)
+    mean = float(d.mean()) if n else float("nan")
+    if n > 1 and d.std(ddof=1) > 0:
+        lo, hi = stats.t.interval(confidence, n - 1, loc=mean, scale=stats.sem(d))
+        return mean, float(lo), float(hi)
+    return mean, mean, mean
+
+
 def win_rates(games: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Per strategy: games played, wins, win rate and its Wilson interval (scipy)."""
     lf = long_form(games)
@@ -29,9 +45,9 @@ def win_rates(games: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     for label, g in lf.groupby("strategy", sort=True):
         n = len(g)
         k = int(g["won"].sum())
-        ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+        lo, hi = wilson(k, n, confidence)
         rows.append({"strategy": label, "games": n, "wins": k, "win_rate": k / n,
-                     "ci_low": ci.low, "ci_high": ci.high, "mean_score": g["score"].mean()})
+                     "ci_low": lo, "ci_high": hi, "mean_score": g["score"].mean()})
     return pd.DataFrame(rows)
 
 
@@ -42,10 +58,5 @@ def paired_difference(games: pd.DataFrame, a: str, b: str, confidence: float = 0
     if a not in per or b not in per:
         raise ValueError(f"strategies {a!r} and {b!r} must both appear in the results")
     d = (per[a] - per[b]).dropna().to_numpy(dtype=float)
-    n = len(d)
-    mean = float(d.mean()) if n else float("nan")
-    if n > 1 and d.std(ddof=1) > 0:
-        lo, hi = stats.t.interval(confidence, n - 1, loc=mean, scale=stats.sem(d))
-    else:
-        lo = hi = mean
-    return {"deals": n, "mean_difference": mean, "ci_low": float(lo), "ci_high": float(hi)}
+    mean, lo, hi = mean_interval(d, confidence)
+    return {"deals": len(d), "mean_difference": mean, "ci_low": lo, "ci_high": hi}

@@ -1,0 +1,111 @@
+"""Issue 3, part 1: a strategy sees what its seat sees at the table (VARIANTS.md §6), nothing more.
+
+Strategies are handed (rules, obs, options, n, knobs), never the state. These tests prove the
+observation carries no hidden card: scrambling every card the seat cannot see (the other hands and
+the stock order) leaves it unchanged, while what the seat can see is in it exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.engine import layout as L
+from sim.engine.dispatch import NO_USER
+from sim.engine.kernel import deal_hand_nb, play_turn_nb
+from sim.engine.observe import observe_nb
+from sim.engine.rng import seed_rng_nb
+from sim.engine.state import new_state
+from sim.rules import get_variant, pack
+
+
+def mid_hand(variant: str, seed: int, turns: int):
+    """A real position: a dealt hand played `turns` turns by random strategies."""
+    v = get_variant(variant)
+    R = pack(v)
+    S = new_state(R)
+    st = S.st
+    st[L.S_SEED], st[L.S_DEAL], st[L.S_HANDNO], st[L.S_DEALER] = seed, seed, 1, seed % v.players
+    seed_rng_nb(st, L.S_RNG, seed, 0, 1 << 40)
+    deal_hand_nb(R, S)
+    p = st[L.S_CUR]
+    for _ in range(turns):
+        if st[L.S_ENDED] != 0:
+            break
+        play_turn_nb(R, S, NO_USER, p)
+        p = (p + 1) % v.players
+    assert st[L.S_ERR] == 0
+    return v, R, S
+
+
+def observe(R, S, p: int) -> np.ndarray:
+    rng = S.st[L.S_RNG:L.S_RNG + 4].copy()
+    observe_nb(R, S, p, L.DP_DISCARD, 3)
+    S.st[L.S_RNG:L.S_RNG + 4] = rng  # the random bits come from the play stream, not the cards
+    return S.obs.copy()
+
+
+def scramble_hidden(v, S, p: int, rng: np.random.Generator) -> None:
+    """Deal the cards seat p cannot see (other hands and the stock) anew, sizes unchanged."""
+    others = [q for q in range(v.players) if q != p]
+    pool = list(S.stock[:S.st[L.S_STOCK_N]])
+    for q in others:
+        for k in range(L.NK):
+            pool += [k] * int(S.hand[q, k])
+    pool = list(rng.permutation(np.array(pool)))
+    for q in others:
+        size = int(S.hn[q])
+        S.hand[q, :] = 0
+        S.hr[q, :] = 0
+        for _ in range(size):
+            k = int(pool.pop())
+            S.hand[q, k] += 1
+            S.hr[q, 13 if k == L.JOKER else k // 4] += 1
+    S.stock[:S.st[L.S_STOCK_N]] = pool
+    assert not pool[S.st[L.S_STOCK_N]:]
+
+
+@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "classic-3p", "classic-6p"])
+@pytest.mark.parametrize("seed,turns", [(1, 5), (2, 17), (3, 30)])
+def test_s6_observation_hides_other_hands_and_stock_order(variant, seed, turns):
+    v, R, S = mid_hand(variant, seed, turns)
+    rng = np.random.default_rng(seed)
+    for p in range(v.players):
+        before = observe(R, S, p)
+        hands_before = S.hand.copy()
+        stock_before = S.stock.copy()
+        scramble_hidden(v, S, p, rng)
+        changed = not (np.array_equal(hands_before, S.hand) and np.array_equal(stock_before, S.stock))
+        assert changed, "the scramble must change hidden cards for the test to mean anything"
+        assert np.array_equal(before, observe(R, S, p)), f"seat {p}'s observation depends on hidden cards"
+
+
+@pytest.mark.parametrize("variant", ["classic-4p", "classic-6p"])
+def test_s6_observation_holds_what_the_seat_sees(variant):
+    v, R, S = mid_hand(variant, 7, 24)
+    p = int(S.st[L.S_CUR])
+    o = observe(R, S, p)
+    assert np.array_equal(o[L.OB_HAND:L.OB_HAND + L.NK], S.hand[p])
+    assert np.array_equal(o[L.OB_HR:L.OB_HR + L.NR], S.hr[p])
+    pn = int(S.st[L.S_PILE_N])
+    assert o[L.OB_PILE_N] == pn and o[L.OB_STOCK_N] == S.st[L.S_STOCK_N]
+    assert o[L.OB_PILE_TOP] == (S.pile[pn - 1] if pn else -1)
+    assert np.array_equal(o[L.OB_PILEK:L.OB_PILEK + L.NK], np.bincount(S.pile[:pn], minlength=L.NK))
+    assert list(o[L.OB_HANDS:L.OB_HANDS + v.players]) == list(S.hn[:v.players])
+    for s in range(v.n_sides):
+        assert o[L.OB_SCORE + s] == S.cum[s] and o[L.OB_RED3 + s] == S.red3[s]
+        assert o[L.OB_SREQ + s] == S.req[s] and o[L.OB_SMELDED + s] == S.melded[s]
+        nm = int(S.nm[s])
+        base = L.OB_MELDS + s * int(R[L.R_MAXM]) * L.NMF
+        assert np.array_equal(o[base:base + nm * L.NMF], S.melds[s, :nm].ravel())
+    # and another seat's view differs in the hand
+    q = (p + 1) % v.players
+    assert not np.array_equal(observe(R, S, q)[L.OB_HAND:L.OB_HAND + L.NK], o[L.OB_HAND:L.OB_HAND + L.NK])
+
+
+def test_s6_strategy_signature_takes_no_state():
+    """A strategy is called with (rules, obs, opts, n, knobs): no array of the state reaches it."""
+    from sim.engine.dispatch import DECIDE_SIG
+
+    assert len(DECIDE_SIG.args) == 5
+    assert [str(a.dtype) for a in DECIDE_SIG.args[:3]] == ["int64", "int64", "int64"]
