@@ -173,7 +173,8 @@ def cmd_bench(args: argparse.Namespace) -> None:
             print(f"{v}: {r['hands_per_second']:,.0f} hands/s, {r['games_per_second']:,.0f} games/s "
                   f"(baseline vs baseline, {r['hands_per_game']} hands a game); "
                   f"{r['us_per_decision']:.2f} us/decision (random vs random); "
-                  f"warm start {r['warm_start_seconds']:.2f} s")
+                  f"warm start {r['warm_start_seconds']:.2f} s; a user strategy plays its first game "
+                  f"{r['user_first_game_seconds']:.2f} s after its definition")
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -13,8 +13,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from strategies import StrategyChoice, StrategySpec
+
 from . import __version__
 from .engine import layout as L
+from .rules import Variant
 from .runner import Job, make_job, run
 
 META_KEY = b"canasta_lab"
@@ -95,7 +98,8 @@ def hands_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
     return df
 
 
-def play(variant: str, strategies: Sequence[str], games: int, seed: int, workers: int = 1,
+def play(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int, seed: int,
+         workers: int = 1,
          hands: bool = False, check: bool = False, chunk: int = 2000, progress: Any = None) -> Results:
     """Play `games` games of `variant` between `strategies` from `seed`: one row per game.
 
