@@ -12,6 +12,7 @@ from sim.engine.kernel import (
     enum_take_nb,
     score_hand_nb,
 )
+from sim.engine.layout import HC_LAID, SD_CUM, SD_MELDED, SD_RED3, SD_REQ
 from sim.engine.ops import canastas_nb, hadd_nb, meld_new_nb, meld_put_nb, requirement_nb
 from sim.engine.state import State, new_state
 from sim.rules import Variant, get_variant, pack
@@ -31,8 +32,8 @@ class Table:
         st[L.S_TURN] = 1
         st[L.S_STOCK_N] = 40
         for s in range(self.v.n_sides):
-            self.S.cum[s] = (scores or [0] * self.v.n_sides)[s]
-            self.S.req[s] = requirement_nb(self.R, self.S.cum[s])
+            self.S.side[s, SD_CUM] = (scores or [0] * self.v.n_sides)[s]
+            self.S.side[s, SD_REQ] = requirement_nb(self.R, self.S.side[s, SD_CUM])
 
     def hand(self, seat: int, cards: str) -> Table:
         for k in parse_cards(cards):
@@ -49,12 +50,12 @@ class Table:
         self.S.melds[side, m, L.F_TURN] = turn
         for k in ks:
             meld_put_nb(self.R, self.S, side, m, k)
-        self.S.melded[side] = 1
-        self.S.laid[seat] = 1
+        self.S.side[side, SD_MELDED] = 1
+        self.S.hand[seat, HC_LAID] = 1
         return self
 
     def red_threes(self, side: int, count: int) -> Table:
-        self.S.red3[side] = count
+        self.S.side[side, SD_RED3] = count
         return self
 
     def pile(self, cards: str, frozen: bool = False) -> Table:
@@ -92,10 +93,11 @@ class Table:
         st[L.S_ENDED] = L.END_OUT if out_seat is not None else L.END_STOCK
         st[L.S_OUT_PLAYER] = -1 if out_seat is None else out_seat
         st[L.S_CONCEALED] = int(concealed)
-        before = self.S.cum.copy()
+        before = self.S.side[:, SD_CUM].copy()
         score_hand_nb(self.R, self.S)
-        self.S.cum[:] = before
-        return [dict(zip(L.COMPONENTS, (int(x) for x in self.S.comp[s]), strict=True)) for s in range(self.v.n_sides)]
+        self.S.side[:, SD_CUM] = before
+        comp = self.S.side[:, L.SD_COMP:L.SD_COMP + L.NC]
+        return [dict(zip(L.COMPONENTS, (int(x) for x in comp[s]), strict=True)) for s in range(self.v.n_sides)]
 
 
 def empty_state(variant: str = "classic-4p") -> tuple[np.ndarray, State]:

@@ -11,6 +11,7 @@ from support import Table
 from sim.cards import parse_card, rank_class
 from sim.engine import layout as L
 from sim.engine.kernel import apply_meld_nb, deal_hand_nb, draw_nb, go_out_nb
+from sim.engine.layout import HC_N, HC_R, SD_MELDED, SD_MOR, SD_REQ
 from sim.engine.state import new_state
 from sim.rules import get_variant, pack
 
@@ -21,11 +22,11 @@ NATURAL_QUEENS = "QS QH QD QC QS QH QD"
 def _requirement(variant: str, score: int) -> int:
     """The initial-meld requirement the engine sets up for a side with cumulative score `score`."""
     t = Table(variant, scores=[score, 0])
-    return int(t.S.req[0])
+    return int(t.S.side[0, SD_REQ])
 
 
 def _meld_row(t: Table, side: int, rank: str) -> int:
-    return int(t.S.mor[side, rank_class(parse_card(rank + "S"))])
+    return int(t.S.side[side, SD_MOR + rank_class(parse_card(rank + "S"))])
 
 
 # C-1, C-2: initial-meld requirement by score (§2 row 23, R-10) ------------------------------------
@@ -69,7 +70,7 @@ def test_c4_r14_two_naturals_three_wilds_is_legal_in_classic():
     row = t.S.melds[0, m]
     assert (int(row[L.F_NAT]), int(row[L.F_TWO] + row[L.F_JOK])) == (2, 3)
     # a fourth wild is never legal (w <= 3), although a joker is still in hand
-    assert int(t.S.hr[0, 13]) == 1
+    assert int(t.S.hand[0, HC_R + 13]) == 1
     assert not [o for o in t.meld_options(0) if o[0] == L.O_ADD and o[1] == m and o[2] in (1, 13)]
 
 
@@ -122,7 +123,7 @@ def test_c8_unmelded_team_all_four_red_threes_scores_minus_800():
 def test_c9_r13_concealed_bonus_is_200_total():
     partner = "4S 5H 6D 8S 8H 9D 9C TS TH JH KC"  # 11 cards, 3 x 5 + 8 x 10 = 95
     before = Table("classic-4p").hand(0, NATURAL_QUEENS + " AS AH AD 2C").hand(2, partner)
-    assert int(before.S.melded[0]) == 0
+    assert int(before.S.side[0, SD_MELDED]) == 0
     assert before.can_go_out(0)
     # seat 0 drew from the stock and melded everything this turn (turn 1); nothing laid before
     t = Table("classic-4p").hand(2, partner)
@@ -166,7 +167,7 @@ def test_c12_r08_two_player_last_single_stock_card_is_a_complete_draw():
     t.S.stock[0] = parse_card("7H")
     t.stock(1)
     draw_nb(t.R, t.S, 0)
-    assert int(t.S.hn[0]) == 4
+    assert int(t.S.hand[0, HC_N]) == 4
     assert int(t.S.hand[0, parse_card("7H")]) == 1
     assert int(t.S.st[L.S_STOCK_N]) == 0
     assert int(t.S.st[L.S_LASTR3]) == 0
@@ -189,10 +190,10 @@ def test_c13_stock_after_deal_63_77_68_95(variant, expected):
         S.st[L.S_SEED] = seed
         S.st[L.S_HANDNO] = 1
         deal_hand_nb(R, S)
-        replaced = int(S.red3.sum())  # each red three laid out from a hand drew one replacement
+        replaced = int(S.side[:, L.SD_RED3].sum())  # each red three laid out from a hand drew one replacement
         extra_upcards = int(S.st[L.S_PILE_N]) - 1  # a wild / red-three upcard is covered by another card
         assert int(S.st[L.S_STOCK_N]) + replaced + extra_upcards == expected
-        assert [int(S.hn[p]) for p in range(v.players)] == [v.hand_size] * v.players
+        assert [int(S.hand[p, HC_N]) for p in range(v.players)] == [v.hand_size] * v.players
 
 
 # C-14: two black threes cannot go out (R-15) ---------------------------------------------------

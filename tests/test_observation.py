@@ -13,6 +13,7 @@ import pytest
 from sim.engine import layout as L
 from sim.engine.dispatch import NO_USER
 from sim.engine.kernel import deal_hand_nb, play_turn_nb
+from sim.engine.layout import HC_N, SD_CUM, SD_MELDED, SD_NM, SD_RED3, SD_REQ
 from sim.engine.observe import observe_nb
 from sim.engine.rng import seed_rng_nb
 from sim.engine.state import new_state
@@ -54,13 +55,12 @@ def scramble_hidden(v, S, p: int, rng: np.random.Generator) -> None:
             pool += [k] * int(S.hand[q, k])
     pool = list(rng.permutation(np.array(pool)))
     for q in others:
-        size = int(S.hn[q])
-        S.hand[q, :] = 0
-        S.hr[q, :] = 0
+        size = int(S.hand[q, L.HC_N])
+        S.hand[q, :L.HC_N] = 0  # cards by kind and by rank class
         for _ in range(size):
             k = int(pool.pop())
             S.hand[q, k] += 1
-            S.hr[q, 13 if k == L.JOKER else k // 4] += 1
+            S.hand[q, L.HC_R + (13 if k == L.JOKER else k // 4)] += 1
     S.stock[:S.st[L.S_STOCK_N]] = pool
     assert not pool[S.st[L.S_STOCK_N]:]
 
@@ -85,17 +85,17 @@ def test_s6_observation_holds_what_the_seat_sees(variant):
     v, R, S = mid_hand(variant, 7, 24)
     p = int(S.st[L.S_CUR])
     o = observe(R, S, p)
-    assert np.array_equal(o[L.OB_HAND:L.OB_HAND + L.NK], S.hand[p])
-    assert np.array_equal(o[L.OB_HR:L.OB_HR + L.NR], S.hr[p])
+    assert np.array_equal(o[L.OB_HAND:L.OB_HAND + L.NK], S.hand[p, :L.NK])
+    assert np.array_equal(o[L.OB_HR:L.OB_HR + L.NR], S.hand[p, L.HC_R:L.HC_R + L.NR])
     pn = int(S.st[L.S_PILE_N])
     assert o[L.OB_PILE_N] == pn and o[L.OB_STOCK_N] == S.st[L.S_STOCK_N]
     assert o[L.OB_PILE_TOP] == (S.pile[pn - 1] if pn else -1)
     assert np.array_equal(o[L.OB_PILEK:L.OB_PILEK + L.NK], np.bincount(S.pile[:pn], minlength=L.NK))
-    assert list(o[L.OB_HANDS:L.OB_HANDS + v.players]) == list(S.hn[:v.players])
+    assert list(o[L.OB_HANDS:L.OB_HANDS + v.players]) == list(S.hand[:v.players, HC_N])
     for s in range(v.n_sides):
-        assert o[L.OB_SCORE + s] == S.cum[s] and o[L.OB_RED3 + s] == S.red3[s]
-        assert o[L.OB_SREQ + s] == S.req[s] and o[L.OB_SMELDED + s] == S.melded[s]
-        nm = int(S.nm[s])
+        assert o[L.OB_SCORE + s] == S.side[s, SD_CUM] and o[L.OB_RED3 + s] == S.side[s, SD_RED3]
+        assert o[L.OB_SREQ + s] == S.side[s, SD_REQ] and o[L.OB_SMELDED + s] == S.side[s, SD_MELDED]
+        nm = int(S.side[s, SD_NM])
         base = L.OB_MELDS + s * int(R[L.R_MAXM]) * L.NMF
         assert np.array_equal(o[base:base + nm * L.NMF], S.melds[s, :nm].ravel())
     # and another seat's view differs in the hand

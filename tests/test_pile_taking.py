@@ -14,6 +14,7 @@ from sim.cards import parse_card
 from sim.engine import layout as L
 from sim.engine.dispatch import NO_USER
 from sim.engine.kernel import do_take_nb, meld_phase_nb
+from sim.engine.layout import HC_N, HC_SID, SD_MELDED, SD_NM, SD_REQ
 
 M1 = (1, -1)
 M2_TWO = (2, 1)
@@ -82,7 +83,7 @@ def test_frozen_pile_allows_only_m1():
 def test_before_initial_meld_only_m1_and_only_if_minimum_reachable():
     # score 0: requirement 50. T = KS with KH KD is 30: not enough alone
     t = Table("classic-4p", scores=[0, 0]).hand(0, "KH KD 5S 6S").pile("7C KS")
-    assert int(t.S.req[0]) == 50
+    assert int(t.S.side[0, SD_REQ]) == 50
     assert t.take_options(0) == []
     # with A A A in hand as well: 30 + 60 = 90 >= 50
     t = Table("classic-4p", scores=[0, 0]).hand(0, "KH KD AS AH AD 6S").pile("4C 9D KS")
@@ -197,10 +198,10 @@ def test_premeld_take_that_cannot_leave_two_cards_rolls_back_to_a_draw():
     assert (L.O_NEW, 0, 3, -1) not in opts  # A A A would leave one card after the pickup
     assert opts == [(L.O_STOP, 0, 0, 0)]
     S.stock[9] = parse_card("9C")
-    S.sids[0] = 1  # baseline picks the only option
+    S.hand[0, HC_SID] = 1  # baseline picks the only option
     play_draw_after = meld_phase_nb(R, S, NO_USER, 0)
     assert play_draw_after == 2  # rolled back
-    assert S.st[L.S_PILE_N] == 2 and S.hn[0] == 5 and S.nm[0] == 0 and S.melded[0] == 0
+    assert S.st[L.S_PILE_N] == 2 and S.hand[0, HC_N] == 5 and S.side[0, SD_NM] == 0 and S.side[0, SD_MELDED] == 0
 
 
 # Classic-2p: two canastas to go out (C-11, R-17) ---------------------------------------------------

@@ -11,6 +11,8 @@ from .layout import (
     F_NAT,
     F_RANK,
     F_TWO,
+    HC_N,
+    HC_R,
     MAXP,
     MK_BLACK3,
     MK_RANK,
@@ -36,6 +38,11 @@ from .layout import (
     S_OUT_PLAYER,
     S_PILE_N,
     S_STOCK_N,
+    SD_COMP,
+    SD_CUM,
+    SD_CUM0,
+    SD_NM,
+    SD_RED3,
 )
 
 
@@ -70,7 +77,7 @@ def check_nb(R, S, where):
                 _fail_nb(S, 1, where)
             cnt[13 if k == 52 else k // 4] += c
             hs += c
-        if hs != S.hn[p]:
+        if hs != S.hand[p, HC_N]:
             _fail_nb(S, 1, where)
         for r in range(NR):
             h = 0
@@ -78,13 +85,13 @@ def check_nb(R, S, where):
                 h += S.hand[p, r * 4 + s4]
             if r == 13:
                 h = S.hand[p, 52]
-            if h != S.hr[p, r]:
+            if h != S.hand[p, HC_R + r]:
                 _fail_nb(S, 1, where)
-        total += S.hn[p]
+        total += S.hand[p, HC_N]
     for s in range(nsides):
-        cnt[2] += S.red3[s]
-        total += S.red3[s]
-        for m in range(S.nm[s]):
+        cnt[2] += S.side[s, SD_RED3]
+        total += S.side[s, SD_RED3]
+        for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             cnt[row[F_RANK]] += row[F_NAT]
             cnt[1] += row[F_TWO]
@@ -100,7 +107,7 @@ def check_nb(R, S, where):
     # 2. every meld valid; 3. one meld per rank per side
     for s in range(nsides):
         seen = np.zeros(NR, np.int64)
-        for m in range(S.nm[s]):
+        for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             w = row[F_TWO] + row[F_JOK]
             size = row[F_NAT] + w
@@ -119,7 +126,7 @@ def check_nb(R, S, where):
     # 4. an empty hand only for the player who went out
     if where != 0:
         for p in range(n):
-            if S.hn[p] == 0 and not (st[S_ENDED] == END_OUT and st[S_OUT_PLAYER] == p):
+            if S.hand[p, HC_N] == 0 and not (st[S_ENDED] == END_OUT and st[S_OUT_PLAYER] == p):
                 _fail_nb(S, 4, where)
     # 5. pile flags
     if st[S_PILE_N] == 0 and st[S_FROZEN] != 0:
@@ -136,8 +143,8 @@ def check_nb(R, S, where):
         if where == 2:
             t = 0
             for c in range(NC - 1):
-                t += S.comp[s, c]
-            if t != S.comp[s, NC - 1] or S.cum[s] != S.cum0[s] + t:
+                t += S.side[s, SD_COMP + c]
+            if t != S.side[s, SD_COMP + NC - 1] or S.side[s, SD_CUM] != S.side[s, SD_CUM0] + t:
                 _fail_nb(S, 7, where)
-        elif S.cum[s] != S.cum0[s]:
+        elif S.side[s, SD_CUM] != S.side[s, SD_CUM0]:
             _fail_nb(S, 7, where)

@@ -63,6 +63,10 @@ from .layout import (
     H_REASON,
     H_TURNS,
     H_YES,
+    HC_LAID,
+    HC_N,
+    HC_R,
+    HC_SID,
     HF,
     JOKER,
     MASK_M1,
@@ -176,7 +180,16 @@ from .layout import (
     S_TURN,
     S_TURNS_TOTAL,
     S_WINNER,
+    S_WORK,
     S_YES,
+    SD_COMP,
+    SD_CUM,
+    SD_CUM0,
+    SD_MELDED,
+    SD_MOR,
+    SD_NM,
+    SD_RED3,
+    SD_REQ,
     SID_BUILTIN_MASK,
     SID_USER_SHIFT,
     T_CHOICE,
@@ -240,21 +253,21 @@ def deal_hand_nb(R, S):
     n = R[R_PLAYERS]
     nsides = R[R_NSIDES]
     for p in range(MAXP):
-        S.hn[p] = 0
-        S.laid[p] = 0
+        S.hand[p, HC_N] = 0
+        S.hand[p, HC_LAID] = 0
         for k in range(NK):
             S.hand[p, k] = 0
         for r in range(NR):
-            S.hr[p, r] = 0
+            S.hand[p, HC_R + r] = 0
     for s in range(MAXS):
-        S.nm[s] = 0
-        S.red3[s] = 0
-        S.melded[s] = 0
+        S.side[s, SD_NM] = 0
+        S.side[s, SD_RED3] = 0
+        S.side[s, SD_MELDED] = 0
         for r in range(NR):
-            S.mor[s, r] = -1
-        S.cum0[s] = S.cum[s]
+            S.side[s, SD_MOR + r] = -1
+        S.side[s, SD_CUM0] = S.side[s, SD_CUM]
         if s < nsides:
-            S.req[s] = requirement_nb(R, S.cum[s])
+            S.side[s, SD_REQ] = requirement_nb(R, S.side[s, SD_CUM])
     st[S_PILE_N] = 0
     st[S_FROZEN] = 0
     st[S_BLOCK] = -1
@@ -362,7 +375,7 @@ def choose_nb(R, S, U, p, dp, n):
     st = S.st
     st[S_DECISIONS] += 1
     observe_nb(R, S, p, dp, n)
-    sid = S.sids[p]
+    sid = S.hand[p, HC_SID]
     u = sid >> SID_USER_SHIFT
     i = -1
     if u > 0:
@@ -402,11 +415,11 @@ def add_opt_nb(S, n, t, a, b, c):
 @njit(cache=True, inline="always")
 def load_goout_nb(R, S, p):
     """Copy p's hand and p's side's open melds into the go-out scratch."""
-    w = S.work
+    w = S.st[S_WORK:]
     s = side_of_nb(R, p)
     for r in range(NR):
-        w[W_TH + r] = S.hr[p, r]
-        m = S.mor[s, r]
+        w[W_TH + r] = S.hand[p, HC_R + r]
+        m = S.side[s, SD_MOR + r]
         if m >= 0 and S.melds[s, m, F_KIND] == MK_RANK:
             w[W_MEX + r] = 1
             w[W_MN + r] = S.melds[s, m, F_NAT]
@@ -429,11 +442,11 @@ def can_go_out_nb(R, S, p):
 @njit(cache=True, inline="always")
 def goout_value_needed_nb(R, S, s, pend_after):
     """Initial-meld value a going out must still lay (0 once melded, or under the R-13 waiver)."""
-    if S.melded[s] != 0 or pend_after >= S.req[s]:
+    if S.side[s, SD_MELDED] != 0 or pend_after >= S.side[s, SD_REQ]:
         return 0
     if R[R_CONC_WAIVE] != 0 and S.st[S_TOOK] == 0:
         return 0
-    return S.req[s] - pend_after
+    return S.side[s, SD_REQ] - pend_after
 
 
 @njit(cache=True, inline="always")
@@ -457,7 +470,7 @@ def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild,
     if h_after <= 1:
         if st[S_ANSWER] == 2:
             return False
-        if st[S_PRE] != 0 and pend_after < S.req[s]:
+        if st[S_PRE] != 0 and pend_after < S.side[s, SD_REQ]:
             return False
     w = load_goout_nb(R, S, p)
     w[W_TH + dr] -= dnat
@@ -504,7 +517,7 @@ def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
     of a melded side applies; otherwise at least one more hand card must be melded before the
     pickup, which must still leave two (the meld phase enforces the exact rule and rolls the take
     back to a stock draw if the player stops short)."""
-    req = S.req[s]
+    req = S.side[s, SD_REQ]
     if best < req:
         return False
     if tmeld >= req:
@@ -530,20 +543,20 @@ def enum_take_nb(R, S, p, n):
         return n
     if r == 2:
         return n  # no rank meld of threes can take a pile
-    h = S.hn[p]
+    h = S.hand[p, HC_N]
     if R[R_ONE_CARD] != 0 and h == 1 and pn == 1:
         return n  # R-20
     s = side_of_nb(R, p)
-    melded = S.melded[s] != 0
+    melded = S.side[s, SD_MELDED] != 0
     if not melded:
         mask = R[R_PM_PREMELD]
     elif st[S_FROZEN] != 0:
         mask = R[R_PM_FROZEN]
     else:
         mask = R[R_PM_UNFROZEN]
-    nat = S.hr[p, r]
+    nat = S.hand[p, HC_R + r]
     incoming = pn - 1 - st[S_PILE_R3]
-    m = S.mor[s, r]
+    m = S.side[s, SD_MOR + r]
     msz = 0
     mw = 0
     if m >= 0:
@@ -552,12 +565,12 @@ def enum_take_nb(R, S, p, n):
     ncan = canastas_nb(S, s)
     maxw = R[R_MAX_WILD]
     tv = R[R_CARDVAL + r]
-    w = S.work
+    w = S.st[S_WORK:]
     # M1: T with two naturals of its rank
     if (mask & MASK_M1) and nat >= 2:
         if not melded:
             for x in range(NR):
-                w[x] = S.hr[p, x]
+                w[x] = S.hand[p, HC_R + x]
             w[r] -= 2
             best = 3 * tv + max_meld_value_nb(R, w[0:NR], r, 0, w[NR:2 * NR])
             if premeld_take_ok_nb(R, S, p, s, r, 2, -1, 3 * tv, best, h - 2 + incoming):
@@ -569,11 +582,11 @@ def enum_take_nb(R, S, p, n):
     # M2: T with one natural and one wild
     if (mask & MASK_M2) and nat >= 1 and R[R_MIN_NAT] <= 2:
         for wr in (1, 13):
-            if S.hr[p, wr] == 0 or mw + 1 > maxw:
+            if S.hand[p, HC_R + wr] == 0 or mw + 1 > maxw:
                 continue
             if not melded:
                 for x in range(NR):
-                    w[x] = S.hr[p, x]
+                    w[x] = S.hand[p, HC_R + x]
                 w[r] -= 1
                 w[wr] -= 1
                 tmeld = 2 * tv + R[R_CARDVAL + wr]
@@ -597,13 +610,13 @@ def snapshot_nb(R, S, p):
     """Remember what a pending initial meld may have to give back (§1.6-1.7, rolled back if short)."""
     st = S.st
     for k in range(NK):
-        S.snap_hand[k] = S.hand[p, k]
+        S.hand[MAXP, k] = S.hand[p, k]
     st[S_SNAP_EV] = st[S_EV_N]
     st[S_SNAP_EVC] = st[S_EVC_N]
     st[S_SNAP_PILE] = st[S_PILE_N]
     st[S_SNAP_FROZEN] = st[S_FROZEN]
     st[S_SNAP_PILE_R3] = st[S_PILE_R3]
-    st[S_SNAP_NM] = S.nm[side_of_nb(R, p)]
+    st[S_SNAP_NM] = S.side[side_of_nb(R, p), SD_NM]
 
 
 @njit(cache=True)
@@ -612,16 +625,16 @@ def rollback_nb(R, S, p):
     s = side_of_nb(R, p)
     hn = 0
     for r in range(NR):
-        S.hr[p, r] = 0
+        S.hand[p, HC_R + r] = 0
     for k in range(NK):
-        c = S.snap_hand[k]
+        c = S.hand[MAXP, k]
         S.hand[p, k] = c
-        S.hr[p, rank_of_nb(k)] += c
+        S.hand[p, HC_R + rank_of_nb(k)] += c
         hn += c
-    S.hn[p] = hn
-    S.nm[s] = st[S_SNAP_NM]
+    S.hand[p, HC_N] = hn
+    S.side[s, SD_NM] = st[S_SNAP_NM]
     for r in range(NR):
-        S.mor[s, r] = -1
+        S.side[s, SD_MOR + r] = -1
     st[S_EV_N] = st[S_SNAP_EV]
     st[S_EVC_N] = st[S_SNAP_EVC]
     st[S_PILE_N] = st[S_SNAP_PILE]
@@ -660,7 +673,7 @@ def do_take_nb(R, S, p, method, wr):
     from hand before the pile may be picked up."""
     st = S.st
     s = side_of_nb(R, p)
-    melded = S.melded[s] != 0
+    melded = S.side[s, SD_MELDED] != 0
     if not melded:
         snapshot_nb(R, S, p)
     pn = st[S_PILE_N]
@@ -670,7 +683,7 @@ def do_take_nb(R, S, p, method, wr):
     top = S.pile[pn - 1]
     st[S_PILE_N] = pn - 1
     r = rank_of_nb(top)
-    m = S.mor[s, r]
+    m = S.side[s, SD_MOR + r]
     new = 0
     if m < 0:
         m = meld_new_nb(S, p, s, MK_RANK, r)
@@ -694,8 +707,8 @@ def do_take_nb(R, S, p, method, wr):
     st[S_LAIDT] = 1
     if not melded:
         st[S_PEND] = value
-        if value >= S.req[s]:
-            S.melded[s] = 1
+        if value >= S.side[s, SD_REQ]:
+            S.side[s, SD_MELDED] = 1
             st[S_PEND] = -1
             pickup_nb(R, S, p)
             return 0
@@ -731,11 +744,11 @@ def draw_nb(R, S, p):
 @njit(cache=True, inline="always")
 def enum_meld_nb(R, S, p):
     st = S.st
-    hr = S.hr
-    mor = S.mor
+    hr = S.hand
+    mor = S.side
     melds = S.melds
     s = side_of_nb(R, p)
-    h = S.hn[p] + (st[S_INCOMING] if st[S_PRE] != 0 else 0)
+    h = S.hand[p, HC_N] + (st[S_INCOMING] if st[S_PRE] != 0 else 0)
     ncan = canastas_nb(S, s)
     maxw = R[R_MAX_WILD]
     minnat = R[R_MIN_NAT]
@@ -744,9 +757,9 @@ def enum_meld_nb(R, S, p):
     for r in range(NR):
         if r == 1 or r == 2 or r == 13:
             continue
-        nat = hr[p, r]
+        nat = hr[p, HC_R + r]
         v = R[R_CARDVAL + r]
-        m = mor[s, r]
+        m = mor[s, SD_MOR + r]
         if m >= 0:
             mw = melds[s, m, F_TWO] + melds[s, m, F_JOK]
             size = melds[s, m, F_NAT] + mw
@@ -755,7 +768,7 @@ def enum_meld_nb(R, S, p):
                 n = add_opt_nb(S, n, O_ADD, m, -1, 0)
             if mw < maxw:
                 for wr in (1, 13):
-                    if hr[p, wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
+                    if hr[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
                                                        pend + R[R_CARDVAL + wr], r, 0, 1, 0, wr, 1):
                         n = add_opt_nb(S, n, O_ADD, m, wr, 0)
         else:
@@ -764,10 +777,10 @@ def enum_meld_nb(R, S, p):
                     n = add_opt_nb(S, n, O_NEW, r, 3, -1)
             if nat >= 2 and minnat <= 2 and maxw >= 1:
                 for wr in (1, 13):
-                    if hr[p, wr] >= 1 and step_ok_nb(R, S, p, s, h - 3, ncan,
+                    if hr[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 3, ncan,
                                                        pend + 2 * v + R[R_CARDVAL + wr], r, 2, 1, 1, wr, 1):
                         n = add_opt_nb(S, n, O_NEW, r, 2, wr)
-    b3 = hr[p, 2]
+    b3 = hr[p, HC_R + 2]
     if R[R_B3MAX] > 0 and b3 >= R[R_B3MIN] and st[S_PRE] == 0:
         top = b3 if b3 < R[R_B3MAX] else R[R_B3MAX]
         for c in range(R[R_B3MIN], top + 1):
@@ -829,8 +842,8 @@ def apply_meld_nb(R, S, p, i):
     st[S_LAIDT] = 1
     if st[S_PEND] >= 0:
         st[S_PEND] += value
-        if st[S_PEND] >= S.req[s]:
-            S.melded[s] = 1
+        if st[S_PEND] >= S.side[s, SD_REQ]:
+            S.side[s, SD_MELDED] = 1
             st[S_PEND] = -1
 
 
@@ -840,11 +853,11 @@ def meld_phase_nb(R, S, U, p):
     abandoned (rolled back); 3: the pending pile was picked up."""
     st = S.st
     s = side_of_nb(R, p)
-    if S.melded[s] == 0 and st[S_PRE] == 0:
+    if S.side[s, SD_MELDED] == 0 and st[S_PRE] == 0:
         snapshot_nb(R, S, p)
         st[S_PEND] = 0
     while True:
-        if S.hn[p] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
+        if S.hand[p, HC_N] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
             return 1  # e.g. the pile was taken with the last cards of the hand
         n = enum_meld_nb(R, S, p)
         if n == 0:
@@ -857,7 +870,7 @@ def meld_phase_nb(R, S, U, p):
             if st[S_PRE] != 0:
                 rollback_nb(R, S, p)
                 return 2
-            if st[S_PEND] > 0 and (S.hn[p] >= 2 or st[S_LASTR3] != 0):
+            if st[S_PEND] > 0 and (S.hand[p, HC_N] >= 2 or st[S_LASTR3] != 0):
                 # short of the minimum and not going out: the cards go back to the hand
                 rollback_nb(R, S, p)
             st[S_PEND] = -1
@@ -865,7 +878,7 @@ def meld_phase_nb(R, S, U, p):
         apply_meld_nb(R, S, p, i)
         if st[S_CHECK] != 0:
             check_nb(R, S, 0)
-        if st[S_PRE] != 0 and S.melded[s] != 0:
+        if st[S_PRE] != 0 and S.side[s, SD_MELDED] != 0:
             pickup_nb(R, S, p)
             return 3
 
@@ -884,17 +897,17 @@ def go_out_nb(R, S, p):
     if st[S_CHECK] != 0 and (canastas_nb(S, s) < R[R_GO_CANASTAS] or st[S_ANSWER] == 2):
         st[S_ERR] = ERR_INVARIANT  # §1.9: going out needs the canastas and no "no" answer
         st[S_ERR_A] = 8
-    if S.melded[s] == 0:
-        S.melded[s] = 1  # a concealed going out opens the side (waiver, R-13)
+    if S.side[s, SD_MELDED] == 0:
+        S.side[s, SD_MELDED] = 1  # a concealed going out opens the side (waiver, R-13)
     conc = 0
     if R[R_CONC_BONUS] > 0 and st[S_LAID0] == 0 and st[S_ADDED_OLD] == 0:
-        for m in range(S.nm[s]):
+        for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             if row[F_TURN] == st[S_TURN] and row[F_PLAYER] == p and row[F_KIND] == MK_RANK \
                     and msize_nb(S, s, m) >= 7:
                 conc = 1
         if R[R_CONC_PARTNER_UNMELDED] != 0:
-            for m in range(S.nm[s]):
+            for m in range(S.side[s, SD_NM]):
                 if S.melds[s, m, F_TURN] != st[S_TURN]:
                     conc = 0
     st[S_CONCEALED] = conc
@@ -905,7 +918,7 @@ def go_out_nb(R, S, p):
 def ask_nb(R, S, U, p):
     """D10/D11: optional, binding (R-07); only when going out is possible and not forced."""
     st = S.st
-    if R[R_ASK] == 0 or st[S_LASTR3] != 0 or S.hn[p] < 2:
+    if R[R_ASK] == 0 or st[S_LASTR3] != 0 or S.hand[p, HC_N] < 2:
         return
     if not can_go_out_nb(R, S, p):
         return
@@ -975,7 +988,7 @@ def play_turn_nb(R, S, U, p):
     st[S_ADDED_OLD] = 0
     st[S_TOOK] = 0
     st[S_LASTR3] = 0
-    st[S_LAID0] = S.laid[p]
+    st[S_LAID0] = S.hand[p, HC_LAID]
     st[S_LAIDT] = 0
     # Draw step (D1, D2, D14)
     stock_empty = st[S_STOCK_N] == 0
@@ -1020,7 +1033,7 @@ def play_turn_nb(R, S, U, p):
             meld_phase_nb(R, S, U, p)
         st[S_ENDED] = END_STOCK
         if st[S_LAIDT] != 0:
-            S.laid[p] = 1
+            S.hand[p, HC_LAID] = 1
         return
     ask_nb(R, S, U, p)
     if st[S_ERR] != 0:
@@ -1029,14 +1042,14 @@ def play_turn_nb(R, S, U, p):
     if st[S_ERR] != 0:
         return
     if st[S_LAIDT] != 0:
-        S.laid[p] = 1
+        S.hand[p, HC_LAID] = 1
     if res == 1:
         go_out_nb(R, S, p)
         return
     discard_nb(R, S, U, p)
     if st[S_ERR] != 0:
         return
-    if S.hn[p] == 0:
+    if S.hand[p, HC_N] == 0:
         go_out_nb(R, S, p)
         return
     if st[S_BLOCK] == p:
@@ -1054,14 +1067,14 @@ def score_hand_nb(R, S):
     for s in range(nsides):
         melded = 0
         can = 0
-        for m in range(S.nm[s]):
+        for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             melded += row[F_VAL]
             if row[F_KIND] != MK_BLACK3 and row[F_NAT] + row[F_TWO] + row[F_JOK] >= 7:
                 can += R[R_NAT_BONUS] if row[F_TWO] + row[F_JOK] == 0 else R[R_MIX_BONUS]
-        k = S.red3[s]
+        k = S.side[s, SD_RED3]
         r3 = R[R_RED3TAB + (k if k < 9 else 8)]
-        if S.nm[s] == 0 and R[R_RED3_NEG] != 0:
+        if S.side[s, SD_NM] == 0 and R[R_RED3_NEG] != 0:
             r3 = -r3
         go = 0
         if out >= 0 and side_of_nb(R, out) == s:
@@ -1070,7 +1083,7 @@ def score_hand_nb(R, S):
         for p in range(n):
             if side_of_nb(R, p) == s:
                 inh -= hand_value_nb(R, S, p)
-        c = S.comp[s]
+        c = S.side[s, SD_COMP:SD_COMP + NC]
         c[0] = melded
         c[1] = can
         c[2] = r3
@@ -1078,7 +1091,7 @@ def score_hand_nb(R, S):
         c[4] = inh
         c[5] = 0
         c[6] = melded + can + r3 + go + inh
-        S.cum[s] += c[6]
+        S.side[s, SD_CUM] += c[6]
 
 
 @njit(cache=True)
@@ -1104,9 +1117,9 @@ def play_hand_nb(R, S, U):
     if ei >= 0:
         for s in range(R[R_NSIDES]):
             for c in range(NC):
-                logc_nb(S, ei, S.comp[s, c])
+                logc_nb(S, ei, S.side[s, SD_COMP + c])
         for s in range(R[R_NSIDES]):
-            logc_nb(S, ei, S.cum[s])
+            logc_nb(S, ei, S.side[s, SD_CUM])
     if st[S_CHECK] != 0:
         check_nb(R, S, 2)
 
@@ -1128,8 +1141,8 @@ def record_hand_nb(R, S, row):
     row[H_YES] = st[S_YES]
     for s in range(MAXS):
         for c in range(NC):
-            row[H_COMP + s * NC + c] = S.comp[s, c] if s < R[R_NSIDES] else 0
-        row[H_CUM + s] = S.cum[s] if s < R[R_NSIDES] else 0
+            row[H_COMP + s * NC + c] = S.side[s, SD_COMP + c] if s < R[R_NSIDES] else 0
+        row[H_CUM + s] = S.side[s, SD_CUM] if s < R[R_NSIDES] else 0
 
 
 @njit(cache=True)
@@ -1149,7 +1162,7 @@ def play_game_nb(R, S, U, seed, game, deal):
     st[S_TURNS_TOTAL] = 0
     st[S_WINNER] = -1
     for s in range(MAXS):
-        S.cum[s] = 0
+        S.side[s, SD_CUM] = 0
     seed_rng_nb(st, S_RNG, seed, game, 1 << 40)
     seed_rng_nb(st, S_DRNG, seed, deal, 0)
     st[S_DEALER] = below_nb(st, S_DRNG, n)
@@ -1162,15 +1175,15 @@ def play_game_nb(R, S, U, seed, game, deal):
             return
         record_hand_nb(R, S, S.hrec[hand - 1])
         st[S_NHANDS] = hand
-        best = S.cum[0]
+        best = S.side[0, SD_CUM]
         for s in range(1, nsides):
-            if S.cum[s] > best:
-                best = S.cum[s]
+            if S.side[s, SD_CUM] > best:
+                best = S.side[s, SD_CUM]
         reached = best > R[R_TARGET] if R[R_TARGET_STRICT] != 0 else best >= R[R_TARGET]
         nbest = 0
         win = -1
         for s in range(nsides):
-            if S.cum[s] == best:
+            if S.side[s, SD_CUM] == best:
                 nbest += 1
                 win = s
         if reached and nbest == 1:
@@ -1184,7 +1197,7 @@ def play_game_nb(R, S, U, seed, game, deal):
     ei = log_nb(S, EV_GAMEEND, st[S_WINNER], st[S_CAPPED_GAME], 0, 0, 0)
     if ei >= 0:
         for s in range(nsides):
-            logc_nb(S, ei, S.cum[s])
+            logc_nb(S, ei, S.side[s, SD_CUM])
 
 
 @njit(cache=True)
@@ -1198,7 +1211,7 @@ def seat_game_nb(R, S, base_sids, base_prm, g):
         q = (p - rot + n) % n
         if (S.st[S_TRACE_BASE] >> q) & 1:
             S.st[S_TRACE] |= 1 << p
-        S.sids[p] = base_sids[q]
+        S.hand[p, HC_SID] = base_sids[q]
         for j in range(S.prm.shape[1]):
             S.prm[p, j] = base_prm[q, j]
     return g // nrot
@@ -1229,7 +1242,7 @@ def play_batch_nb(R, S, U, base_sids, base_prm, seed, g0, ng, out_g, out_h, chec
         row[G_DECISIONS] = S.st[S_DECISIONS]
         row[G_TURNS] = S.st[S_TURNS_TOTAL]
         for s in range(MAXS):
-            row[G_SCORE + s] = S.cum[s] if s < nsides else 0
+            row[G_SCORE + s] = S.side[s, SD_CUM] if s < nsides else 0
         for h in range(S.st[S_NHANDS]):
             if nh < out_h.shape[0]:
                 for f in range(HF):

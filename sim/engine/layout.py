@@ -122,7 +122,28 @@ S_TRACE_BASE = 60  # decision trace: bitmask of the base strategies to trace (se
 S_TRACE_N = 61  # decision trace: rows written (may exceed the buffer: rows needed)
 S_TRACE_ON = 62  # decision trace: options written
 S_TRACE_DPM = 63  # decision trace: bitmask of the decision points traced (bit DP_*)
-S_NST = 64
+S_WORK = 64  # 128 words of scratch for the go-out search (goout.W_*)
+S_NST = S_WORK + 128
+
+# Seat table (hand[p, c]): one row per seat, row MAXP is the snapshot of a pending opening --------
+# Few arrays, many columns: every array of the state costs reference counting on every kernel call
+# (docs/performance.md), so related per-seat and per-side values share one array.
+HC_R = NK  # [NR] cards held by rank class (columns 0 .. NK-1: by card kind)
+HC_N = HC_R + NR  # hand size
+HC_LAID = HC_N + 1  # the seat laid something on the table this hand (red threes aside)
+HC_SID = HC_N + 2  # strategy id
+HC_LEN = HC_N + 3
+
+# Side table (side[s, c]) --------------------------------------------------------------------------
+SD_MOR = 0  # [NR] row of the side's open meld of a rank class, -1 none
+SD_COMP = SD_MOR + NR  # [NC] score components of the last hand
+SD_NM = SD_COMP + 7  # meld rows used
+SD_RED3 = SD_NM + 1  # red threes laid out
+SD_MELDED = SD_NM + 2  # initial meld made this hand
+SD_REQ = SD_NM + 3  # initial-meld requirement this hand
+SD_CUM = SD_NM + 4  # cumulative score
+SD_CUM0 = SD_NM + 5  # cumulative score at the start of the hand (invariant 7)
+SD_LEN = SD_NM + 6
 
 # Meld row fields -----------------------------------------------------------------------------------
 F_KIND = 0  # 0 empty, 1 rank meld, 2 wild meld, 3 black-three meld, 4 sequence
@@ -203,6 +224,7 @@ T_OBS = T_ROW + 4  # the observation
 # Score components (per side, per hand) ----------------------------------------------------------
 C_MELDED, C_CANASTAS, C_RED3, C_GOING_OUT, C_IN_HAND, C_OTHER, C_TOTAL = 0, 1, 2, 3, 4, 5, 6
 NC = 7
+assert SD_NM - SD_COMP == NC
 COMPONENTS = ("melded", "canastas", "red_threes", "going_out", "in_hand", "other", "total")
 
 # Hand-end reasons -------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from .layout import (
     F_KIND,
     F_NAT,
     F_TWO,
+    HC_N,
+    HC_R,
     MAXP,
     MAXS,
     NK,
@@ -73,6 +75,12 @@ from .layout import (
     S_STOCK_N,
     S_TOOK,
     S_TURN,
+    SD_CUM,
+    SD_MELDED,
+    SD_MOR,
+    SD_NM,
+    SD_RED3,
+    SD_REQ,
 )
 from .rng import next_u32_nb
 
@@ -106,33 +114,33 @@ def observe_nb(R, S, p, dp, n):
     o[OB_TOOK] = st[S_TOOK]
     o[OB_LAID] = st[S_LAID0]
     o[OB_RAND] = next_u32_nb(st, S_RNG)
-    o[OB_REQ] = S.req[s]
-    o[OB_MELDED] = S.melded[s]
-    o[OB_HN] = S.hn[p]
+    o[OB_REQ] = S.side[s, SD_REQ]
+    o[OB_MELDED] = S.side[s, SD_MELDED]
+    o[OB_HN] = S.hand[p, HC_N]
     o[OB_DEALER] = st[S_DEALER]
     o[OB_MAXM] = maxm
     for q in range(MAXP):
-        o[OB_HANDS + q] = S.hn[q]
+        o[OB_HANDS + q] = S.hand[q, HC_N]
         o[OB_FEET + q] = 0
     for k in range(NK):
         o[OB_HAND + k] = S.hand[p, k]
         o[OB_PILEK + k] = 0
     for r in range(NR):
-        o[OB_HR + r] = S.hr[p, r]
+        o[OB_HR + r] = S.hand[p, HC_R + r]
     for j in range(pn):
         o[OB_PILEK + S.pile[j]] += 1
     for t in range(MAXS):
         if t >= nsides:
             o[OB_NM + t] = 0
             continue
-        o[OB_SCORE + t] = S.cum[t]
-        o[OB_SMELDED + t] = S.melded[t]
-        o[OB_SREQ + t] = S.req[t]
-        o[OB_RED3 + t] = S.red3[t]
-        nm = S.nm[t]
+        o[OB_SCORE + t] = S.side[t, SD_CUM]
+        o[OB_SMELDED + t] = S.side[t, SD_MELDED]
+        o[OB_SREQ + t] = S.side[t, SD_REQ]
+        o[OB_RED3 + t] = S.side[t, SD_RED3]
+        nm = S.side[t, SD_NM]
         o[OB_NM + t] = nm
         for r in range(NR):
-            o[OB_MOR + t * NR + r] = S.mor[t, r]
+            o[OB_MOR + t * NR + r] = S.side[t, SD_MOR + r]
         c = 0
         base = OB_MELDS + t * maxm * NMF
         for m in range(nm):

@@ -14,6 +14,8 @@ from .layout import (
     F_TURN,
     F_TWO,
     F_VAL,
+    HC_N,
+    HC_R,
     JOKER,
     MK_RANK,
     MK_WILD,
@@ -28,6 +30,9 @@ from .layout import (
     S_LOG,
     S_STOCK_N,
     S_TURN,
+    SD_MOR,
+    SD_NM,
+    SD_RED3,
 )
 
 # Event log ------------------------------------------------------------------------------------
@@ -91,15 +96,15 @@ def logc_write_nb(S, ei, k):
 @njit(cache=True, inline="always")
 def hadd_nb(S, p, k):
     S.hand[p, k] += 1
-    S.hr[p, rank_of_nb(k)] += 1
-    S.hn[p] += 1
+    S.hand[p, HC_R + rank_of_nb(k)] += 1
+    S.hand[p, HC_N] += 1
 
 
 @njit(cache=True, inline="always")
 def hdel_nb(S, p, k):
     S.hand[p, k] -= 1
-    S.hr[p, rank_of_nb(k)] -= 1
-    S.hn[p] -= 1
+    S.hand[p, HC_R + rank_of_nb(k)] -= 1
+    S.hand[p, HC_N] -= 1
 
 
 @njit(cache=True, inline="always")
@@ -121,7 +126,7 @@ def htake_rank_nb(S, p, r):
 def hand_value_nb(R, S, p):
     v = 0
     for r in range(14):
-        v += S.hr[p, r] * R[R_CARDVAL + r]
+        v += S.hand[p, HC_R + r] * R[R_CARDVAL + r]
     return v
 
 
@@ -143,8 +148,8 @@ def msize_nb(S, s, m):
 
 @njit(cache=True)
 def meld_new_nb(S, p, s, kind, rank):
-    m = S.nm[s]
-    S.nm[s] = m + 1
+    m = S.side[s, SD_NM]
+    S.side[s, SD_NM] = m + 1
     row = S.melds[s, m]
     for f in range(NMF):
         row[f] = 0
@@ -153,7 +158,7 @@ def meld_new_nb(S, p, s, kind, rank):
     row[F_TURN] = S.st[S_TURN]
     row[F_PLAYER] = p
     if kind == MK_RANK or kind == MK_WILD:
-        S.mor[s, rank] = m
+        S.side[s, SD_MOR + rank] = m
     return m
 
 
@@ -174,7 +179,7 @@ def meld_put_nb(R, S, s, m, k):
 @njit(cache=True, inline="always")
 def canastas_nb(S, s):
     c = 0
-    for m in range(S.nm[s]):
+    for m in range(S.side[s, SD_NM]):
         if S.melds[s, m, F_KIND] != 3 and msize_nb(S, s, m) >= 7:
             c += 1
     return c
@@ -196,5 +201,5 @@ def requirement_nb(R, score):
 @njit(cache=True)
 def lay_red3_nb(S, p, k, s):
     """A red three reaching the table (from the deal, a draw, or the pile)."""
-    S.red3[s] += 1
+    S.side[s, SD_RED3] += 1
     return log_nb(S, EV_RED3, p, k, -1, 0, 0)
