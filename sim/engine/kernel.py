@@ -1,8 +1,9 @@
 """The turn, hand and game kernels of the rank-meld Canasta family (VARIANTS.md §1, §3.1-3.4).
 
-Every rule value comes from the packed rules array R; the state S is a NamedTuple of arrays.
-A strategy is asked (sim.engine.dispatch.decide_nb) only where VARIANTS.md §6 puts a decision
-and only when there is more than one legal option; everything else is forced here.
+Every rule value comes from the packed rules array R; the state S is a NamedTuple of 16 arrays.
+A strategy is asked (choose_nb: build the observation, then call the seat's built-in or user function)
+only where VARIANTS.md §6 puts a decision and only when there is more than one legal option; everything
+else is forced here.
 """
 
 from numba import njit
