@@ -83,7 +83,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     results = run_jobs(jobs, games, workers=workers, progress=progress)
     out = []
     for row, c, job, (g, _, _) in zip(rows, choices, jobs, results, strict=True):
-        rec: dict[str, Any] = {k: c.spec.knob(k).show(c.spec.knob(k).parse(c.spec.name, val)) for k, val in row.items()}
+        rec: dict[str, Any] = {k: c.spec.knob(k).show(c.params[c.spec.knob(k).slot]) for k in row}
         rec["strategy"] = c.label
         rec.update(row_stats(job, g))
         out.append(rec)

@@ -160,6 +160,4 @@ def engine_sid(spec: StrategySpec, user_slot: int = -1) -> int:
     return (spec.sid & SID_BUILTIN_MASK) | ((user_slot + 1) << SID_USER_SHIFT if user_slot >= 0 else 0)
 
 
-from . import library as _library  # noqa: E402  (registers the built-ins)
-
-library = _library
+from . import library  # noqa: E402, F401  (registers the built-ins)

@@ -7,6 +7,7 @@ Options are scored and the best one wins; ties go to the first option, so play i
 
 from numba import njit
 
+from sim.engine.cards import is_black3_nb, is_wild_rank_nb, rank_of_nb
 from sim.engine.layout import (
     DP_ANSWER,
     DP_ASK,
@@ -202,13 +203,13 @@ def _meld_score_nb(R, obs, o, prm, reachable, go_ok):
 def _discard_score_nb(R, obs, k, prm, freeze_now):
     """Tiers: 3 freeze, 2 a black three on a big enough pile, 1 an ordinary card, 0 a held black
     three, -1 a wild that is not meant to freeze. Within a tier, the least useful card to others."""
-    r = 13 if k == 52 else k // 4
+    r = rank_of_nb(k)
     pn = obs[OB_PILE_N]
-    if r == 1 or r == 13:
+    if is_wild_rank_nb(r):
         if freeze_now:
             return 3 * TIER - R[R_CARDVAL + r]
         return -TIER - R[R_CARDVAL + r]
-    if k == 8 or k == 11:
+    if is_black3_nb(k):
         h = prm[K_HOLD_B3]
         if h >= 0 and pn >= h:
             return 2 * TIER

@@ -55,8 +55,8 @@ def user_strategy(name: str, base: str = "baseline", description: str = "",
 
     def wrap(fn: Callable) -> StrategySpec:
         compiled = njit(DECIDE_SIG)(fn)
-        doc = description or (fn.__doc__ or "").strip().splitlines()[0:1]
-        text = doc if isinstance(doc, str) else (doc[0] if doc else f"user strategy over {base}")
+        first_line = (fn.__doc__ or "").strip().split("\n")[0]
+        text = description or first_line or f"user strategy over {base}"
         spec = StrategySpec(name, b.sid, text, b.knobs + own, fn=compiled, base=base)
         return register(spec, replace_user=True)
 

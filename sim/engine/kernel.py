@@ -745,8 +745,8 @@ def draw_nb(R, S, p):
 @njit(cache=True, inline="always")
 def enum_meld_nb(R, S, p):
     st = S.st
-    hr = S.hand
-    mor = S.side
+    hand = S.hand
+    side = S.side
     melds = S.melds
     s = side_of_nb(R, p)
     h = S.hand[p, HC_N] + (st[S_INCOMING] if st[S_PRE] != 0 else 0)
@@ -758,9 +758,9 @@ def enum_meld_nb(R, S, p):
     for r in range(NR):
         if r == 1 or r == 2 or r == 13:
             continue
-        nat = hr[p, HC_R + r]
+        nat = hand[p, HC_R + r]
         v = R[R_CARDVAL + r]
-        m = mor[s, SD_MOR + r]
+        m = side[s, SD_MOR + r]
         if m >= 0:
             mw = melds[s, m, F_TWO] + melds[s, m, F_JOK]
             size = melds[s, m, F_NAT] + mw
@@ -769,7 +769,7 @@ def enum_meld_nb(R, S, p):
                 n = add_opt_nb(S, n, O_ADD, m, -1, 0)
             if mw < maxw:
                 for wr in (1, 13):
-                    if hr[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
+                    if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
                                                        pend + R[R_CARDVAL + wr], r, 0, 1, 0, wr, 1):
                         n = add_opt_nb(S, n, O_ADD, m, wr, 0)
         else:
@@ -778,10 +778,10 @@ def enum_meld_nb(R, S, p):
                     n = add_opt_nb(S, n, O_NEW, r, 3, -1)
             if nat >= 2 and minnat <= 2 and maxw >= 1:
                 for wr in (1, 13):
-                    if hr[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 3, ncan,
+                    if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 3, ncan,
                                                        pend + 2 * v + R[R_CARDVAL + wr], r, 2, 1, 1, wr, 1):
                         n = add_opt_nb(S, n, O_NEW, r, 2, wr)
-    b3 = hr[p, HC_R + 2]
+    b3 = hand[p, HC_R + 2]
     if R[R_B3MAX] > 0 and b3 >= R[R_B3MIN] and st[S_PRE] == 0:
         top = b3 if b3 < R[R_B3MAX] else R[R_B3MAX]
         for c in range(R[R_B3MIN], top + 1):

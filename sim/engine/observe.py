@@ -9,10 +9,6 @@ from numba import njit
 
 from .cards import side_of_nb
 from .layout import (
-    F_JOK,
-    F_KIND,
-    F_NAT,
-    F_TWO,
     HC_N,
     HC_R,
     MAXP,
@@ -82,6 +78,7 @@ from .layout import (
     SD_RED3,
     SD_REQ,
 )
+from .ops import canastas_nb
 from .rng import next_u32_nb
 
 
@@ -141,12 +138,8 @@ def observe_nb(R, S, p, dp, n):
         o[OB_NM + t] = nm
         for r in range(NR):
             o[OB_MOR + t * NR + r] = S.side[t, SD_MOR + r]
-        c = 0
         base = OB_MELDS + t * maxm * NMF
         for m in range(nm):
-            row = S.melds[t, m]
             for f in range(NMF):
-                o[base + m * NMF + f] = row[f]
-            if row[F_KIND] != 3 and row[F_NAT] + row[F_TWO] + row[F_JOK] >= 7:
-                c += 1
-        o[OB_CANASTAS + t] = c
+                o[base + m * NMF + f] = S.melds[t, m, f]
+        o[OB_CANASTAS + t] = canastas_nb(S, t)
