@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -68,6 +70,17 @@ def _timed(variant: str, strategy: str, min_seconds: float, batch: int) -> tuple
             return dt, games, hands, decisions
 
 
+def cold_start(variant: str) -> float:
+    """Seconds from launching a fresh interpreter with an empty compiled cache (a new install) until
+    it has played its first game: the engine and the built-in strategies compiled from scratch."""
+    with tempfile.TemporaryDirectory(prefix="canasta-lab-cold-") as d:
+        env = {**os.environ, "NUMBA_CACHE_DIR": d}
+        t0 = time.time()
+        out = subprocess.run([sys.executable, "-c", WARM_START, repr(t0), variant],
+                             capture_output=True, text=True, check=True, env=env)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def warm_start(variant: str) -> float:
     """Seconds from launching a fresh interpreter until it has played a game (cached kernels)."""
     t0 = time.time()
@@ -76,7 +89,9 @@ def warm_start(variant: str) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def bench(variant: str, min_seconds: float = 3.0) -> dict[str, Any]:
+def bench(variant: str, min_seconds: float = 3.0, cold: float | None = None) -> dict[str, Any]:
+    """The figures for one variant; `cold` is the cold start measured once for the run (the compiled
+    engine is the same for every variant), or None when it was not measured."""
     dt, games, hands, _ = _timed(variant, "baseline", min_seconds, 200)
     rdt, _, _, rdec = _timed(variant, "random", min_seconds, 200)
     warm_start(variant)  # make sure this process's cache is on disk before timing a fresh one
@@ -88,6 +103,7 @@ def bench(variant: str, min_seconds: float = 3.0) -> dict[str, Any]:
         "games_per_second": round(games / dt, 1),
         "us_per_decision": round(rdt / rdec * 1e6, 3),
         "warm_start_seconds": round(min(warm_start(variant) for _ in range(3)), 3),
+        "cold_start_seconds": None if cold is None else round(cold, 1),
         "user_compile_seconds": round(min(f[0] for f in firsts), 3),
         "user_first_game_seconds": round(min(f[1] for f in firsts), 3),
         "hands_per_game": round(hands / games, 2),

@@ -52,7 +52,7 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
 
     job = make_job(variant, strategies, seed, check)
     R = pack(job.variant)
-    sids, prm = job.seat_tables()
+    seat_fns, prm = job.seat_tables()
     fns = job.engine_fns()
     base = sum(1 << int(q) for q in traced)
     dpm = sum(1 << int(d) for d in points) if points is not None else (1 << 8) - 1
@@ -69,7 +69,7 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
             S.st[L.S_TRACE_BASE] = base
             S.st[L.S_TRACE_DPM] = dpm
             out_g = np.zeros((n, L.GF), np.int64)
-            play_batch_nb(R, S, fns, sids, prm, job.seed, done, n, out_g, np.zeros((0, L.HF), np.int64),
+            play_batch_nb(R, S, fns, seat_fns, prm, job.seed, done, n, out_g, np.zeros((0, L.HF), np.int64),
                           1 if check else 0)
             if S.st[L.S_ERR] != 0:
                 raise EngineError(describe_error(job, S.st))

@@ -3,17 +3,20 @@ strategies users write themselves (strategies.user).
 
 A strategy argument is a name with optional knobs, `baseline:freeze=never,hold_black3=8`
 (DESIGN.md). Knob values travel to the kernels as a float vector, so changing one never recompiles.
+Every strategy, built-in or user, is a numba function of the contract's signature
+(sim.engine.contract.DECIDE_SIG) handed to the engine as a first-class function value: the engine's
+compiled code holds no strategy, and adding one touches no engine file.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 
-from sim.engine.layout import NPRM, SID_BUILTIN_MASK, SID_USER_SHIFT
+from sim.engine.contract import NPRM
 
 
 class StrategyError(ValueError):
@@ -22,7 +25,8 @@ class StrategyError(ValueError):
 
 @dataclass(frozen=True)
 class Knob:
-    """One tunable: numbers in [low, high], or one of the named values (which may lie outside)."""
+    """One tunable: numbers in [low, high] (whole numbers only when `whole`), or one of the named
+    values (which may lie outside)."""
 
     name: str
     slot: int
@@ -31,11 +35,13 @@ class Knob:
     default: float
     meaning: str
     named: tuple[tuple[str, float], ...] = ()
+    whole: bool = False
 
     def accepted(self) -> str:
         names = [n for n, _ in self.named]
         if self.low <= self.high:
-            names.append(f"a number from {self.low:g} to {self.high:g}")
+            kind = "a whole number" if self.whole else "a number"
+            names.append(f"{kind} from {self.low:g} to {self.high:g}")
         return ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + names[-1]
 
     def show(self, value: float) -> str:
@@ -55,6 +61,8 @@ class Knob:
             except ValueError:
                 raise StrategyError(f"knob {strategy}:{self.name}={t!r} is not accepted; "
                                     f"give {self.accepted()}") from None
+        elif isinstance(text, bool):
+            raise StrategyError(f"knob {strategy}:{self.name}={text!r} is not accepted; give {self.accepted()}")
         else:
             value = float(text)
         if any(v == value for _, v in self.named):
@@ -62,20 +70,37 @@ class Knob:
         if not (self.low <= value <= self.high) or math.isnan(value):
             raise StrategyError(f"knob {strategy}:{self.name}={value:g} is out of range; "
                                 f"give {self.accepted()}")
+        if self.whole and value != int(value):
+            raise StrategyError(f"knob {strategy}:{self.name}={value:g} is not a whole number; "
+                                f"give {self.accepted()}")
         return value
 
 
 @dataclass(frozen=True)
 class StrategySpec:
-    """A named strategy: the built-in kernel (sid), its knobs with this strategy's defaults, and
-    for a user strategy the compiled function consulted first (strategies.user)."""
+    """A named strategy: its decision function (numba, DECIDE_SIG), its knobs with this strategy's
+    defaults, and for a user strategy the built-in `base` that decides wherever it returns DEFER."""
 
     name: str
-    sid: int
+    decide: Any = field(compare=False, repr=False)
     description: str
     knobs: tuple[Knob, ...] = ()
-    fn: Any = field(default=None, compare=False)
-    base: str | None = None
+    base: StrategySpec | None = None
+
+    @property
+    def is_user(self) -> bool:
+        return self.base is not None
+
+    def functions(self) -> tuple[Any, ...]:
+        """The functions the engine calls for this strategy: its own, then its base's (if any)."""
+        return (self.decide,) if self.base is None else (self.decide, self.base.decide)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a registered strategy travels to worker processes by name, so each worker uses its own
+        # module-level function (loaded from the compiled cache) rather than a rebuilt copy
+        if REGISTRY.get(self.name) is self:
+            return (_registered, (self.name,))
+        return (StrategySpec, tuple(getattr(self, f.name) for f in fields(self)))
 
     def knob(self, name: str) -> Knob:
         k = next((k for k in self.knobs if k.name == name), None)
@@ -110,9 +135,15 @@ class StrategySpec:
 REGISTRY: dict[str, StrategySpec] = {}
 
 
+def _registered(name: str) -> StrategySpec:
+    if name not in REGISTRY:
+        raise StrategyError(f"unknown strategy {name!r} in this process; accepted: {', '.join(REGISTRY)}")
+    return REGISTRY[name]
+
+
 def register(spec: StrategySpec, replace_user: bool = False) -> StrategySpec:
     old = REGISTRY.get(spec.name)
-    if old is not None and not (replace_user and old.fn is not None):
+    if old is not None and not (replace_user and old.is_user):
         raise StrategyError(f"a strategy named {spec.name!r} already exists; choose another name")
     REGISTRY[spec.name] = spec
     return spec
@@ -151,13 +182,10 @@ def parse_strategy(text: str | StrategySpec | StrategyChoice) -> StrategyChoice:
             key, eq, val = item.partition("=")
             if not eq:
                 raise StrategyError(f"bad knob {item!r} in {text!r}; write name=value, e.g. {name}:knob=3")
+            if key.strip() in knobs:
+                raise StrategyError(f"knob {key.strip()!r} is set twice in {text!r}; give each knob once")
             knobs[key.strip()] = val
     return spec.choice(**knobs)
-
-
-def engine_sid(spec: StrategySpec, user_slot: int = -1) -> int:
-    """The integer a seat carries into the engine: built-in id, plus 1 + user slot in the high bits."""
-    return (spec.sid & SID_BUILTIN_MASK) | ((user_slot + 1) << SID_USER_SHIFT if user_slot >= 0 else 0)
 
 
 from . import library  # noqa: E402, F401  (registers the built-ins)

@@ -8,7 +8,7 @@ Options are scored and the best one wins; ties go to the first option, so play i
 from numba import njit
 
 from sim.engine.cards import is_black3_nb, is_wild_rank_nb, rank_of_nb
-from sim.engine.layout import (
+from sim.engine.contract import (
     DP_ANSWER,
     DP_ASK,
     DP_DISCARD,

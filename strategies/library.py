@@ -4,14 +4,16 @@ each one plays as it does."""
 
 from __future__ import annotations
 
-from sim.engine.layout import SID_HEURISTIC, SID_RANDOM
+from dataclasses import replace
 
 from . import Knob, StrategySpec, register
 from . import heuristic as H
+from .random_ import random_decide_nb
 
 PILE = 108.0  # no pile is larger than the pack
 
-HEURISTIC_KNOBS = (
+# every heuristic knob counts cards or points: whole numbers only (min_pile=3.5 is refused, not rounded)
+HEURISTIC_KNOBS = tuple(replace(k, whole=True) for k in (
     Knob("min_pile", H.K_MIN_PILE, 0, PILE, 3,
          "smallest pile (cards) worth taking once the side has melded"),
     Knob("freeze", H.K_FREEZE, 0, PILE, H.FREEZE_NEVER,
@@ -39,13 +41,13 @@ HEURISTIC_KNOBS = (
          "go out as soon as legal, or M: only when ahead by at least M points (scores plus table) or "
          f"when an opponent with at most {H.THREAT_CARDS} cards has the canastas to go out",
          (("asap", -1.0),)),
-)
+))
 
 RANDOM = register(StrategySpec(
-    "random", SID_RANDOM, "uniform among the legal choices at every decision point (also the engine's fuzzer)"))
+    "random", random_decide_nb, "uniform among the legal choices at every decision point (also the engine's fuzzer)"))
 
 BASELINE = register(StrategySpec(
-    "baseline", SID_HEURISTIC,
+    "baseline", H.heuristic_decide_nb,
     "club heuristic: takes piles of 3 or more, opens with the fewest cards of highest value, builds and "
     "completes canastas with wilds only to finish one, safe discards, asks the partner, goes out at once",
     HEURISTIC_KNOBS))

@@ -2,7 +2,7 @@
 
 from numba import njit
 
-from sim.engine.layout import OB_RAND
+from sim.engine.contract import OB_RAND
 
 
 @njit(cache=True)

@@ -22,32 +22,36 @@ from collections.abc import Callable, Sequence
 
 from numba import njit
 
-from sim.engine.dispatch import DECIDE_SIG
-from sim.engine.layout import NPRM
+from sim.engine.contract import DECIDE_SIG, DEFER, NPRM
 
 from . import REGISTRY, Knob, StrategyError, StrategySpec, register
 
-DEFER = -1
+__all__ = ["DEFER", "USER_SLOT0", "user_strategy"]
+
 USER_SLOT0 = 8  # a user strategy's own knobs are knobs[8], knobs[9], ... in the order declared
 
 
 def user_strategy(name: str, base: str = "baseline", description: str = "",
-                  knobs: Sequence[tuple[str, float, float, float, str]] = ()) -> Callable[[Callable], StrategySpec]:
+                  knobs: Sequence[tuple] = ()) -> Callable[[Callable], StrategySpec]:
     """Decorator: compile `fn` with the strategy signature and register it under `name`.
 
     `base` is the built-in strategy that decides wherever the function returns DEFER; its knobs
     stay available (`name:min_pile=5`). `knobs` declares the function's own knobs as
-    (name, low, high, default, meaning); they arrive in knobs[USER_SLOT0 + i].
+    (name, low, high, default, meaning) or (name, low, high, default, meaning, whole), `whole` True
+    for a knob that takes whole numbers only; they arrive in knobs[USER_SLOT0 + i].
     """
-    if base not in REGISTRY or REGISTRY[base].fn is not None:
-        builtins = ", ".join(n for n, s in REGISTRY.items() if s.fn is None)
+    if base not in REGISTRY or REGISTRY[base].is_user:
+        builtins = ", ".join(n for n, s in REGISTRY.items() if not s.is_user)
         raise StrategyError(f"unknown base strategy {base!r} for {name!r}; accepted: {builtins}")
     if ":" in name or "," in name or not name.strip():
         raise StrategyError(f"strategy name {name!r} may not be empty or contain ':' or ','")
     if len(knobs) > NPRM - USER_SLOT0:
         raise StrategyError(f"a user strategy has at most {NPRM - USER_SLOT0} knobs of its own")
     b = REGISTRY[base]
-    own = tuple(Knob(k[0], USER_SLOT0 + i, float(k[1]), float(k[2]), float(k[3]), k[4])
+    if any(len(k) not in (5, 6) for k in knobs):
+        raise StrategyError(f"knobs of {name!r}: give (name, low, high, default, meaning[, whole]) for each")
+    own = tuple(Knob(k[0], USER_SLOT0 + i, float(k[1]), float(k[2]), float(k[3]), k[4],
+                     whole=bool(k[5]) if len(k) == 6 else False)
                 for i, k in enumerate(knobs))
     clash = {k.name for k in own} & {k.name for k in b.knobs}
     if clash:
@@ -57,7 +61,7 @@ def user_strategy(name: str, base: str = "baseline", description: str = "",
         compiled = njit(DECIDE_SIG)(fn)
         first_line = (fn.__doc__ or "").strip().split("\n")[0]
         text = description or first_line or f"user strategy over {base}"
-        spec = StrategySpec(name, b.sid, text, b.knobs + own, fn=compiled, base=base)
+        spec = StrategySpec(name, compiled, text, b.knobs + own, base=b)
         return register(spec, replace_user=True)
 
     return wrap

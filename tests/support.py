@@ -100,6 +100,13 @@ class Table:
         return [dict(zip(L.COMPONENTS, (int(x) for x in comp[s]), strict=True)) for s in range(self.v.n_sides)]
 
 
+def strategy_table(variant: str = "classic-4p", strategies: tuple[str, ...] = ("random",)) -> tuple:
+    """The engine's function table for these strategies, as a run builds it (slot i: strategy i)."""
+    from sim.runner import make_job
+
+    return make_job(variant, list(strategies), 0).engine_fns()
+
+
 def empty_state(variant: str = "classic-4p") -> tuple[np.ndarray, State]:
     v = get_variant(variant)
     R = pack(v)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support import strategy_table
 
 from sim.engine import layout as L
-from sim.engine.dispatch import NO_USER
 from sim.engine.kernel import deal_hand_nb, play_turn_nb
 from sim.engine.layout import HC_N, SD_CUM, SD_MELDED, SD_NM, SD_RED3, SD_REQ
 from sim.engine.observe import observe_nb
@@ -30,10 +30,11 @@ def mid_hand(variant: str, seed: int, turns: int):
     seed_rng_nb(st, L.S_RNG, seed, 0, 1 << 40)
     deal_hand_nb(R, S)
     p = st[L.S_CUR]
+    fns = strategy_table(variant)  # every seat: slot 0, random
     for _ in range(turns):
         if st[L.S_ENDED] != 0:
             break
-        play_turn_nb(R, S, NO_USER, p)
+        play_turn_nb(R, S, fns, p)
         p = (p + 1) % v.players
     assert st[L.S_ERR] == 0
     return v, R, S
@@ -105,7 +106,7 @@ def test_s6_observation_holds_what_the_seat_sees(variant):
 
 def test_s6_strategy_signature_takes_no_state():
     """A strategy is called with (rules, obs, opts, n, knobs): no array of the state reaches it."""
-    from sim.engine.dispatch import DECIDE_SIG
+    from sim.engine.contract import DECIDE_SIG
 
     assert len(DECIDE_SIG.args) == 5
     assert [str(a.dtype) for a in DECIDE_SIG.args[:3]] == ["int64", "int64", "int64"]

@@ -8,13 +8,12 @@ Seats 0 and 2 are side 0, seats 1 and 3 side 1 in classic-4p.
 from __future__ import annotations
 
 import pytest
-from support import Table
+from support import Table, strategy_table
 
 from sim.cards import parse_card
 from sim.engine import layout as L
-from sim.engine.dispatch import NO_USER
 from sim.engine.kernel import do_take_nb, meld_phase_nb
-from sim.engine.layout import HC_N, HC_SID, SD_MELDED, SD_NM, SD_REQ
+from sim.engine.layout import HC_FN, HC_N, SD_MELDED, SD_NM, SD_REQ
 
 M1 = (1, -1)
 M2_TWO = (2, 1)
@@ -198,8 +197,8 @@ def test_premeld_take_that_cannot_leave_two_cards_rolls_back_to_a_draw():
     assert (L.O_NEW, 0, 3, -1) not in opts  # A A A would leave one card after the pickup
     assert opts == [(L.O_STOP, 0, 0, 0)]
     S.stock[9] = parse_card("9C")
-    S.hand[0, HC_SID] = 1  # baseline picks the only option
-    play_draw_after = meld_phase_nb(R, S, NO_USER, 0)
+    S.hand[0, HC_FN] = 0  # baseline (slot 0) picks the only option
+    play_draw_after = meld_phase_nb(R, S, strategy_table("classic-4p", ("baseline",)), 0)
     assert play_draw_after == 2  # rolled back
     assert S.st[L.S_PILE_N] == 2 and S.hand[0, HC_N] == 5 and S.side[0, SD_NM] == 0 and S.side[0, SD_MELDED] == 0
 

@@ -50,7 +50,7 @@ def test_library_strategies_differ_from_baseline_only_in_knob_defaults():
     base = REGISTRY["baseline"]
     for name in LIBRARY[2:]:
         spec = REGISTRY[name]
-        assert spec.sid == base.sid and [k.name for k in spec.knobs] == [k.name for k in base.knobs]
+        assert spec.decide is base.decide and [k.name for k in spec.knobs] == [k.name for k in base.knobs]
         assert any(a.default != b.default for a, b in zip(spec.knobs, base.knobs, strict=True)), name
 
 
@@ -61,14 +61,14 @@ def test_strategies_command_lists_every_named_strategy_and_knob(capsys):
         assert f"\n{name}:" in "\n" + out
     for knob in ["min_pile", "freeze", "hold_black3", "ask", "answer_max", "meld", "wilds", "go_out"]:
         assert f"    {knob} " in out
-    assert "accepted: never, always or a number from 0 to 108" in out
+    assert "accepted: never, always or a whole number from 0 to 108" in out
 
 
 def test_knobs_take_named_values_on_the_command_line_form():
     c = parse_strategy("baseline:freeze=never,hold_black3=8,meld=pairs,go_out=asap")
     assert c.label == "baseline:freeze=never,hold_black3=8,meld=pairs,go_out=asap"
     assert c.knob_values()["hold_black3"] == 8
-    with pytest.raises(StrategyError, match="give never, always or a number from 0 to 108"):
+    with pytest.raises(StrategyError, match="give never, always or a whole number from 0 to 108"):
         parse_strategy("baseline:freeze=sometimes")
     with pytest.raises(StrategyError, match="out of range"):
         parse_strategy("baseline:meld=3")
@@ -236,3 +236,20 @@ def test_cli_sweep_prints_a_table_and_writes_parquet(tmp_path, capsys):
     assert len(r.games) == 2 and r.meta["grid"] == {"min_pile": ["0", "9"]}
     assert main(["sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile", "--games", "4", "--seed", "1"]) == 2
     assert "write knob=value" in capsys.readouterr().err
+
+
+def test_more_strategy_functions_than_the_engine_has_slots_is_refused():
+    """Strategies reach the engine as a table of L.MAXF function values; a run needing more is
+    refused before any game, naming the limit."""
+    names = []
+    for i in range(L.MAXF):
+        name = f"test-slot-{i}"
+
+        @user_strategy(name, base="baseline")
+        def slot(rules, obs, opts, n, knobs):
+            return DEFER
+
+        names.append(name)
+    with pytest.raises(ValueError, match=f"at most {L.MAXF} distinct strategy functions"):
+        make_job("classic-6p", names, 1)
+    make_job("classic-6p", names[:L.MAXF - 1], 1)  # MAXF - 1 user functions and baseline fit

@@ -1,7 +1,7 @@
 """The turn, hand and game kernels of the rank-meld Canasta family (VARIANTS.md §1, §3.1-3.4).
 
 Every rule value comes from the packed rules array R; the state S is a NamedTuple of 16 arrays.
-A strategy is asked (choose_nb: build the observation, then call the seat's built-in or user function)
+A strategy is asked (choose_nb: build the observation, then call the seat's function from the run's table F)
 only where VARIANTS.md §6 puts a decision and only when there is more than one legal option; everything
 else is forced here.
 """
@@ -9,10 +9,10 @@ else is forced here.
 from numba import njit
 
 from .cards import is_black3_nb, is_red3_nb, is_wild_rank_nb, rank_of_nb, side_of_nb
-from .dispatch import builtin_decide_nb
 from .goout import W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from .invariants import check_nb
 from .layout import (
+    DEFER,
     DP_ANSWER,
     DP_ASK,
     DP_DISCARD,
@@ -64,10 +64,11 @@ from .layout import (
     H_REASON,
     H_TURNS,
     H_YES,
+    HC_FN,
+    HC_FNB,
     HC_LAID,
     HC_N,
     HC_R,
-    HC_SID,
     HF,
     JOKER,
     MASK_M1,
@@ -191,8 +192,6 @@ from .layout import (
     SD_NM,
     SD_RED3,
     SD_REQ,
-    SID_BUILTIN_MASK,
-    SID_USER_SHIFT,
     T_CHOICE,
     T_DP,
     T_GAME,
@@ -368,25 +367,20 @@ def trace_nb(S, p, dp, n, i):
 
 
 @njit(cache=True, inline="always")
-def choose_nb(R, S, U, p, dp, n):
+def choose_nb(R, S, F, p, dp, n):
     """Ask seat p's strategy to pick one of the n legal options in S.opts; forced when n == 1.
-    The strategy sees S.obs only; a user function gets copies of the options and the rules."""
+    The strategy is a function value from the run's table F (built-in or user alike); it sees
+    S.obs and copies of the options and the rules, never the state."""
     if n == 1:
         return 0
     st = S.st
     st[S_DECISIONS] += 1
     observe_nb(R, S, p, dp, n)
-    sid = S.hand[p, HC_SID]
-    u = sid >> SID_USER_SHIFT
-    i = -1
-    if u > 0:
-        uo = S.uopts
-        for j in range(n):
-            for f in range(4):
-                uo[j, f] = S.opts[j, f]
-        i = U[u - 1](S.ru, S.obs, uo, n, S.prm[p])
-    if i == -1:
-        i = builtin_decide_nb(sid & SID_BUILTIN_MASK, R, S.obs, S.opts, n, S.prm[p])
+    i = ask_fn_nb(S, F, S.hand[p, HC_FN], p, n)
+    if i == DEFER:
+        b = S.hand[p, HC_FNB]
+        if b >= 0:
+            i = ask_fn_nb(S, F, b, p, n)
     if i < 0 or i >= n:
         st[S_ERR] = ERR_CHOICE
         st[S_ERR_A] = p
@@ -396,6 +390,16 @@ def choose_nb(R, S, U, p, dp, n):
     if st[S_TRACE] != 0 and (st[S_TRACE] >> p) & 1 and (st[S_TRACE_DPM] >> dp) & 1:
         trace_nb(S, p, dp, n, i)
     return i
+
+
+@njit(cache=True, inline="always")
+def ask_fn_nb(S, F, f, p, n):
+    """Call strategy function F[f] on a fresh copy of the options (it may scribble on its copy)."""
+    uo = S.uopts
+    for j in range(n):
+        for c in range(4):
+            uo[j, c] = S.opts[j, c]
+    return F[f](S.ru, S.obs, uo, n, S.prm[p])
 
 
 @njit(cache=True, inline="always")
@@ -849,7 +853,7 @@ def apply_meld_nb(R, S, p, i):
 
 
 @njit(cache=True)
-def meld_phase_nb(R, S, U, p):
+def meld_phase_nb(R, S, F, p):
     """Returns 0: go on to the discard; 1: the hand is empty (out); 2: a pending pile take was
     abandoned (rolled back); 3: the pending pile was picked up."""
     st = S.st
@@ -864,7 +868,7 @@ def meld_phase_nb(R, S, U, p):
         if n == 0:
             st[S_ERR] = ERR_STUCK
             return 0
-        i = choose_nb(R, S, U, p, DP_MELD, n)
+        i = choose_nb(R, S, F, p, DP_MELD, n)
         if st[S_ERR] != 0:
             return 0
         if S.opts[i, 0] == O_STOP:
@@ -916,7 +920,7 @@ def go_out_nb(R, S, p):
 
 
 @njit(cache=True)
-def ask_nb(R, S, U, p):
+def ask_nb(R, S, F, p):
     """D10/D11: optional, binding (R-07); only when going out is possible and not forced."""
     st = S.st
     if R[R_ASK] == 0 or st[S_LASTR3] != 0 or S.hand[p, HC_N] < 2:
@@ -933,7 +937,7 @@ def ask_nb(R, S, U, p):
                 break
     if n == 1:
         return
-    i = choose_nb(R, S, U, p, DP_ASK, n)
+    i = choose_nb(R, S, F, p, DP_ASK, n)
     if st[S_ERR] != 0 or S.opts[i, 0] == O_NOASK:
         return
     q = S.opts[i, 1]
@@ -941,7 +945,7 @@ def ask_nb(R, S, U, p):
     n = add_opt_nb(S, 0, O_YES, p, 0, 0)
     n = add_opt_nb(S, n, O_NO, p, 0, 0)
     st[S_ASKER] = p
-    j = choose_nb(R, S, U, q, DP_ANSWER, n)
+    j = choose_nb(R, S, F, q, DP_ANSWER, n)
     st[S_ASKER] = -1
     yes = S.opts[j, 0] == O_YES
     st[S_ANSWER] = 1 if yes else 2
@@ -951,7 +955,7 @@ def ask_nb(R, S, U, p):
 
 
 @njit(cache=True, inline="always")
-def discard_nb(R, S, U, p):
+def discard_nb(R, S, F, p):
     st = S.st
     n = 0
     for k in range(NK):
@@ -960,7 +964,7 @@ def discard_nb(R, S, U, p):
     if n == 0:
         st[S_ERR] = ERR_STUCK
         return
-    i = choose_nb(R, S, U, p, DP_DISCARD, n)
+    i = choose_nb(R, S, F, p, DP_DISCARD, n)
     if st[S_ERR] != 0:
         return
     k = S.opts[i, 1]
@@ -977,7 +981,7 @@ def discard_nb(R, S, U, p):
 
 
 @njit(cache=True)
-def play_turn_nb(R, S, U, p):
+def play_turn_nb(R, S, F, p):
     st = S.st
     st[S_CUR] = p
     st[S_TURN] += 1
@@ -1008,7 +1012,7 @@ def play_turn_nb(R, S, U, p):
                 forced = True  # T can be laid off on the side's meld: the take is forced (R-06)
         if not forced:
             n = add_opt_nb(S, n, O_END, 0, 0, 0)
-    i = choose_nb(R, S, U, p, DP_DRAW, n)
+    i = choose_nb(R, S, F, p, DP_DRAW, n)
     if st[S_ERR] != 0:
         return
     t = S.opts[i, 0]
@@ -1019,7 +1023,7 @@ def play_turn_nb(R, S, U, p):
         draw_nb(R, S, p)
     else:
         if do_take_nb(R, S, p, S.opts[i, 1], S.opts[i, 2]) != 0:
-            res = meld_phase_nb(R, S, U, p)
+            res = meld_phase_nb(R, S, F, p)
             if st[S_ERR] != 0:
                 return
             if res == 2:
@@ -1031,15 +1035,15 @@ def play_turn_nb(R, S, U, p):
         check_nb(R, S, 0)
     if st[S_LASTR3] != 0:
         if R[R_LAST_R3_MELD] != 0:
-            meld_phase_nb(R, S, U, p)
+            meld_phase_nb(R, S, F, p)
         st[S_ENDED] = END_STOCK
         if st[S_LAIDT] != 0:
             S.hand[p, HC_LAID] = 1
         return
-    ask_nb(R, S, U, p)
+    ask_nb(R, S, F, p)
     if st[S_ERR] != 0:
         return
-    res = meld_phase_nb(R, S, U, p)
+    res = meld_phase_nb(R, S, F, p)
     if st[S_ERR] != 0:
         return
     if st[S_LAIDT] != 0:
@@ -1047,7 +1051,7 @@ def play_turn_nb(R, S, U, p):
     if res == 1:
         go_out_nb(R, S, p)
         return
-    discard_nb(R, S, U, p)
+    discard_nb(R, S, F, p)
     if st[S_ERR] != 0:
         return
     if S.hand[p, HC_N] == 0:
@@ -1096,7 +1100,7 @@ def score_hand_nb(R, S):
 
 
 @njit(cache=True)
-def play_hand_nb(R, S, U):
+def play_hand_nb(R, S, F):
     st = S.st
     deal_hand_nb(R, S)
     if st[S_CHECK] != 0:
@@ -1108,7 +1112,7 @@ def play_hand_nb(R, S, U):
             st[S_ENDED] = END_CAP
             st[S_CAPPED_HANDS] += 1
             break
-        play_turn_nb(R, S, U, p)
+        play_turn_nb(R, S, F, p)
         p = (p + 1) % n
     if st[S_ERR] != 0:
         return
@@ -1147,7 +1151,7 @@ def record_hand_nb(R, S, row):
 
 
 @njit(cache=True)
-def play_game_nb(R, S, U, seed, game, deal):
+def play_game_nb(R, S, F, seed, game, deal):
     """One game to the target (§1.13): cumulative scores, score-dependent minimum, ties replay."""
     st = S.st
     n = R[R_PLAYERS]
@@ -1171,7 +1175,7 @@ def play_game_nb(R, S, U, seed, game, deal):
     while True:
         hand += 1
         st[S_HANDNO] = hand
-        play_hand_nb(R, S, U)
+        play_hand_nb(R, S, F)
         if st[S_ERR] != 0:
             return
         record_hand_nb(R, S, S.hrec[hand - 1])
@@ -1202,8 +1206,9 @@ def play_game_nb(R, S, U, seed, game, deal):
 
 
 @njit(cache=True)
-def seat_game_nb(R, S, base_sids, base_prm, g):
-    """Duplicate deals: game g replays deal g // nrot with the strategies rotated g % nrot seats."""
+def seat_game_nb(R, S, base_fns, base_prm, g):
+    """Duplicate deals: game g replays deal g // nrot with the strategies rotated g % nrot seats.
+    base_fns[q] = (function slot, base slot or -1) of the strategy at position q of the list."""
     n = R[R_PLAYERS]
     nrot = R[R_NSIDES]
     rot = g % nrot
@@ -1212,14 +1217,15 @@ def seat_game_nb(R, S, base_sids, base_prm, g):
         q = (p - rot + n) % n
         if (S.st[S_TRACE_BASE] >> q) & 1:
             S.st[S_TRACE] |= 1 << p
-        S.hand[p, HC_SID] = base_sids[q]
+        S.hand[p, HC_FN] = base_fns[q, 0]
+        S.hand[p, HC_FNB] = base_fns[q, 1]
         for j in range(S.prm.shape[1]):
             S.prm[p, j] = base_prm[q, j]
     return g // nrot
 
 
 @njit(cache=True)
-def play_batch_nb(R, S, U, base_sids, base_prm, seed, g0, ng, out_g, out_h, check):
+def play_batch_nb(R, S, F, base_fns, base_prm, seed, g0, ng, out_g, out_h, check):
     """Play games g0 .. g0+ng-1. Fills one row per game in out_g and, while room lasts, one row per
     hand in out_h. Returns the number of hand rows (or -(rows needed) when out_h was too small),
     and leaves S.st[S_ERR] set if a game failed."""
@@ -1229,8 +1235,8 @@ def play_batch_nb(R, S, U, base_sids, base_prm, seed, g0, ng, out_g, out_h, chec
     overflow = False
     for i in range(ng):
         g = g0 + i
-        deal = seat_game_nb(R, S, base_sids, base_prm, g)
-        play_game_nb(R, S, U, seed, g, deal)
+        deal = seat_game_nb(R, S, base_fns, base_prm, g)
+        play_game_nb(R, S, F, seed, g, deal)
         if S.st[S_ERR] != 0:
             return nh
         row = out_g[i]

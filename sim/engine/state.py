@@ -9,6 +9,7 @@ import numpy as np
 
 from .layout import (
     EVF,
+    HC_FNB,
     HC_LEN,
     HF,
     MAXOPT,
@@ -57,9 +58,11 @@ def new_state(rules: np.ndarray, n_events: int = 0, n_trace: int = 0) -> State:
     maxm = int(rules[R_MAXM])
     side = np.zeros((MAXS, SD_LEN), np.int64)
     side[:, SD_MOR:SD_MOR + NR] = -1
+    hand = np.zeros((MAXP + 1, HC_LEN), np.int64)
+    hand[:, HC_FNB] = -1  # no base strategy until a game seats one
     return State(
         st=np.zeros(S_NST, np.int64),
-        hand=np.zeros((MAXP + 1, HC_LEN), np.int64),
+        hand=hand,
         side=side,
         stock=np.zeros(pack, np.int64),
         pile=np.zeros(pack, np.int64),
