@@ -6,10 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from strategies import REGISTRY, StrategyError, parse_strategy
 
-from .rules import PRESETS, RulesError, get_variant
+from . import __version__
+from .rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
+from .runner import Job, make_job, prepare_engine
 
 
 class CliError(Exception):
@@ -51,15 +54,39 @@ def load_user_files(paths: list[str]) -> None:
             raise CliError(f"--load {path}: {type(exc).__name__}: {exc}") from None
 
 
-def _check_setup(args: argparse.Namespace) -> None:
-    """Resolve the variant (and --players) and parse every strategy before any work starts."""
+def _setup(args: argparse.Namespace) -> Variant:
+    """Resolve the variant (with --players and --rule) and parse every strategy before any work."""
     load_user_files(args.load)
-    args.variant = get_variant(args.variant, args.players).name
-    for s in args.strategy:
+    v = with_rules(get_variant(args.variant, args.players), args.rule)
+    strategies = args.strategy if isinstance(args.strategy, list) else [args.strategy]
+    for s in strategies:
         parse_strategy(s)
-    players = get_variant(args.variant).players
-    if len(args.strategy) > players:
-        raise CliError(f"{args.variant} has {players} seats; give 1 to {players} strategies, not {len(args.strategy)}")
+    if len(strategies) > v.players:
+        raise CliError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(strategies)}")
+    return v
+
+
+def _compile(strategies: list[str]) -> None:
+    """Compile (or load) the engine once everything is checked, before a progress bar starts, so the
+    "compiling the engine once" line stands on its own."""
+    prepare_engine([f for s in strategies for f in parse_strategy(s).spec.functions()])
+
+
+def _progress(args: argparse.Namespace, total: int) -> Any:
+    """A progress bar on standard error: with --progress, or by default when it is a terminal."""
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if not show:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", file=sys.stderr)
+
+
+def seating_line(job: Job) -> str:
+    seats = job.seat_labels(0)
+    sides = " vs ".join("+".join(seats[p] for p in side) for side in job.variant.sides)
+    return (f"seating: {', '.join(f'seat {p} {s}' for p, s in enumerate(seats))} "
+            f"(sides {sides}; duplicate deals rotate it)")
 
 
 def cmd_variants(args: argparse.Namespace) -> None:
@@ -70,29 +97,61 @@ def cmd_variants(args: argparse.Namespace) -> None:
 def cmd_strategies(args: argparse.Namespace) -> None:
     load_user_files(args.load)
     for spec in REGISTRY.values():
-        origin = f" (user, over {spec.base})" if spec.fn is not None else ""
+        origin = f" (user, over {spec.base.name})" if spec.base is not None else ""
         print(f"{spec.name}{origin}: {spec.description}")
         for k in spec.knobs:
             print(f"    {k.name:<12} default {k.show(k.default):<6} {k.meaning}")
             print(f"    {'':<12} accepted: {k.accepted()}")
 
 
+def cmd_rules(args: argparse.Namespace) -> None:
+    from .rules import presets_markdown, rules_table
+
+    if args.all:
+        if args.variant or args.rule or args.players:
+            raise CliError("rules --all lists every preset as it is; give no variant, --players or --rule with it")
+        if not args.markdown:
+            raise CliError("rules --all needs --markdown (it writes docs/presets.md); or give one VARIANT")
+        print(presets_markdown(), end="")
+        return
+    if not args.variant:
+        raise CliError(f"rules needs a VARIANT (one of {', '.join(PRESETS)}) or --all --markdown")
+    v = with_rules(get_variant(args.variant, args.players), args.rule)
+    rows = rules_table(v)
+    changed = {r.split("=", 1)[0] for r in house_rules(v)}
+    if args.markdown:
+        print(f"| rule | {v.name} | meaning |\n|---|---|---|")
+        for key, value, meaning in rows:
+            print(f"| `{key}` | `{value}`{' (house rule)' if key in changed else ''} | {meaning} |")
+        return
+    print(f"{v.name}: the rules in force, as the engine reads them (docs/rules.md explains them)")
+    width = max(len(k) for k, _, _ in rows)
+    for key, value, meaning in rows:
+        mark = "*" if key in changed else " "
+        print(f"{mark} {key:<{width}}  {value}")
+        print(f"  {'':<{width}}  {meaning}")
+    if changed:
+        print("* house rule (--rule), differs from the preset")
+
+
 def cmd_play(args: argparse.Namespace) -> None:
-    from .results import check_writable, play, write_parquet
+    from .results import check_distinct, check_writable, play, write_parquet
     from .stats import win_rates
 
-    _check_setup(args)
+    v = _setup(args)
     out = check_writable(args.out, args.force) if args.out else None
     hands_out = check_writable(args.hands_out, args.force) if args.hands_out else None
-    bar = None
-    if args.progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr)
-    res = play(args.variant, args.strategy, args.games, args.seed, workers=args.workers,
-               hands=hands_out is not None, progress=bar.update if bar else None)
-    if bar:
-        bar.close()
+    check_distinct(out, hands_out)
+    job = make_job(v, args.strategy, args.seed)
+    print(seating_line(job))
+    _compile(args.strategy)
+    bar = _progress(args, args.games)
+    try:
+        res = play(v, args.strategy, args.games, args.seed, workers=args.workers, hands=hands_out is not None,
+                   progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if out:
         write_parquet(res.games, res.meta, out)
     if hands_out and res.hands is not None:
@@ -104,20 +163,33 @@ def cmd_play(args: argparse.Namespace) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
-    from .reports import compare_report
+    from .reports import compare_report, refuse_mixed_sides
+    from .results import check_report_folder
 
-    _check_setup(args)
+    v = _setup(args)
     if len(args.strategy) < 2:
         raise CliError("compare needs at least two strategies (-s A -s B)")
-    text = compare_report(args.variant, args.strategy, args.games, args.seed, Path(args.out), args.workers)
+    out = check_report_folder(args.out, args.force)
+    refuse_mixed_sides(make_job(v, args.strategy, args.seed))
+    _compile(args.strategy)
+    bar = _progress(args, args.games)
+    try:
+        text = compare_report(v, args.strategy, args.games, args.seed, out, args.workers, progress=bar,
+                              force=args.force)
+    finally:
+        if bar is not None:
+            bar.close()
     print(text)
+    print(f"report: {out / 'report.md'}  chart: {out / 'win_rates.png'}  games: {out / 'games.parquet'}")
 
 
 def cmd_transcript(args: argparse.Namespace) -> None:
+    from .results import check_writable
     from .transcript import write_transcript
 
-    _check_setup(args)
-    n = write_transcript(args.variant, args.strategy, args.seed, args.game, args.out, args.force)
+    v = _setup(args)
+    check_writable(args.out, args.force, suffix=".jsonl")
+    n = write_transcript(v, args.strategy, args.seed, args.game, args.out, args.force)
     print(f"wrote {n} events to {args.out}")
 
 
@@ -127,54 +199,78 @@ def _grid(items: list[str]) -> dict[str, list[str]]:
         name, eq, values = item.partition("=")
         if not eq or not values.strip():
             raise CliError(f"--grid {item!r}: write knob=value,value,..., e.g. --grid min_pile=1,3,5")
+        if name.strip() in grid:
+            raise CliError(f"--grid {name.strip()} is given twice; give each knob once, with all its values")
         grid[name.strip()] = [x.strip() for x in values.split(",")]
     return grid
 
 
 def cmd_sweep(args: argparse.Namespace) -> None:
-    from . import __version__
     from .results import check_writable, write_parquet
     from .sweep import grid_rows, sweep
 
-    load_user_files(args.load)
-    args.variant = get_variant(args.variant, args.players).name
+    if len(args.strategy) > 1:
+        raise CliError(f"sweep varies one strategy, got {len(args.strategy)} (-s {' -s '.join(args.strategy)}); "
+                       "give one -s and the fixed opponent with --vs")
+    args.strategy = args.strategy[0]
+    v = _setup(args)
     base = parse_strategy(args.strategy)
-    parse_strategy(args.vs)
+    opp = parse_strategy(args.vs)
     grid = _grid(args.grid)
+    clash = sorted(set(grid) & {k for k, _ in base.overrides})
+    if clash:
+        raise CliError(f"knob {clash[0]!r} is both fixed in -s {args.strategy} and swept by --grid; give it once")
     rows = grid_rows(base.spec, grid)
     out = check_writable(args.out, args.force) if args.out else None
-    bar = None
-    if args.progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.games * len(rows), unit="game", file=sys.stderr)
-    df = sweep(args.variant, args.strategy, grid, args.vs, args.games, args.seed, args.workers,
-               progress=bar.update if bar else None)
-    if bar:
-        bar.close()
+    _compile([args.strategy, args.vs])
+    bar = _progress(args, args.games * len(rows))
+    try:
+        df = sweep(v, args.strategy, grid, args.vs, args.games, args.seed, args.workers, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if out:
-        meta = {**df.attrs, "strategy": base.label, "grid": grid, "package_version": __version__}
+        meta = {**df.attrs, "strategy": base.label, "grid": grid, "package_version": __version__,
+                "rules": v.to_dict(), "house_rules": house_rules(v)}
         write_parquet(df, meta, out)
-    print(f"{args.variant}: {base.label} against {args.vs}, {args.games} games per row, seed {args.seed}")
+    print(f"{v.name}: {base.label} against {opp.label}, {args.games} games per row, seed {args.seed}")
     print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
-    from .bench import bench
+    from .bench import bench, cold_start
 
     variants = args.variants or ["classic-4p"]
     for v in variants:
         get_variant(v)
+    cold = None if args.no_cold_start else cold_start(variants[0])
     for v in variants:
-        r = bench(v, args.seconds)
+        r = bench(v, args.seconds, cold)
         if args.json:
             print(json.dumps(r))
         else:
+            cold_text = "not measured" if cold is None else f"{cold:.0f} s"
             print(f"{v}: {r['hands_per_second']:,.0f} hands/s, {r['games_per_second']:,.0f} games/s "
                   f"(baseline vs baseline, {r['hands_per_game']} hands a game); "
                   f"{r['us_per_decision']:.2f} us/decision (random vs random); "
-                  f"warm start {r['warm_start_seconds']:.2f} s; a user strategy plays its first game "
-                  f"{r['user_first_game_seconds']:.2f} s after its definition")
+                  f"warm start {r['warm_start_seconds']:.2f} s; cold start (empty cache) {cold_text}; "
+                  f"a user strategy plays its first game {r['user_first_game_seconds']:.2f} s after its definition")
+
+
+def cmd_cache(args: argparse.Namespace) -> None:
+    from .engine import jit
+
+    if args.clear:
+        gone = jit.clear()
+        print(f"removed {len(gone)} compiled version(s) of the engine from {jit.cache_dir().parent}")
+        return
+    d = jit.cache_dir()
+    state = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
+    print(f"compiled engine for these sources: {d}")
+    print(f"  {state}; {jit.folder_size(d) / 1e6:.1f} MB")
+    others = [p for p in d.parent.glob("engine-*") if p.is_dir() and p != d]
+    print(f"  other source versions kept: {len(others)} ({sum(jit.folder_size(p) for p in others) / 1e6:.1f} MB); "
+          f"`canasta-lab cache --clear` removes them all")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -186,6 +282,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     ap = OneLineParser(prog="canasta-lab", description="Monte Carlo strategy analysis for Canasta.")
+    ap.add_argument("--version", action="version", version=f"canasta-lab {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser)
 
     p = sub.add_parser("variants", help="list the variants with players and one-line description")
@@ -195,60 +292,79 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also list the user strategies this Python file defines (repeatable)")
     p.set_defaults(func=cmd_strategies)
 
-    def common(p: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("rules", help="the rules in force for a variant, from the data the engine reads")
+    p.add_argument("variant", nargs="?", help="a variant name (see `canasta-lab variants`)")
+    p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="a house rule, e.g. target_score=3000 (repeatable; keys as listed)")
+    p.add_argument("--markdown", action="store_true", help="a Markdown table")
+    p.add_argument("--all", action="store_true", help="every preset side by side (with --markdown: docs/presets.md)")
+    p.set_defaults(func=cmd_rules)
+
+    def setup(p: argparse.ArgumentParser, several: bool = True) -> None:
         p.add_argument("variant", help="a variant name (see `canasta-lab variants`)")
         p.add_argument("-s", "--strategy", action="append", required=True,
-                       help="strategy with optional knobs, e.g. baseline:min_pile=5; repeat for more seats")
+                       help="strategy with optional knobs, e.g. baseline:min_pile=5"
+                            + ("; repeat for more seats" if several else ""))
         p.add_argument("--seed", type=_natural, required=True, help="master seed (non-negative)")
         p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
+        p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                       help="a house rule, e.g. target_score=3000 (repeatable; `canasta-lab rules VARIANT` lists "
+                            "the keys); recorded in the results")
         p.add_argument("--load", action="append", default=[], metavar="FILE.py",
                        help="Python file defining user strategies (strategies.user); repeatable")
 
+    def running(p: argparse.ArgumentParser, force_help: str = "overwrite existing output files") -> None:
+        p.add_argument("--workers", type=_natural, default=1, help="processes (0 = every core)")
+        p.add_argument("--force", action="store_true", help=force_help)
+        g = p.add_mutually_exclusive_group()
+        g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                       help="show a progress bar (the default when standard error is a terminal)")
+        g.add_argument("--quiet", dest="progress", action="store_false", help="no progress bar")
+
     p = sub.add_parser("play", help="play N games and write one row per game")
-    common(p)
+    setup(p)
     p.add_argument("--games", type=_positive, required=True, help="number of games (positive)")
     p.add_argument("--out", help="results file (.parquet)")
-    p.add_argument("--hands-out", help="also write one row per hand (.parquet)")
-    p.add_argument("--workers", type=_natural, default=1, help="processes (0 = every core)")
-    p.add_argument("--force", action="store_true", help="overwrite existing output files")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument("--hands-out", help="also write one row per hand (.parquet, another path than --out)")
+    running(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("compare", help="compare strategies: table, paired differences, chart and report")
-    common(p)
-    p.add_argument("--games", type=_positive, required=True)
-    p.add_argument("--out", required=True, help="report folder (Markdown, PNG, Parquet)")
-    p.add_argument("--workers", type=_natural, default=1)
+    setup(p)
+    p.add_argument("--games", type=_positive, required=True, help="number of games (positive)")
+    p.add_argument("--out", required=True, help="report folder (Markdown, PNG, Parquet), created")
+    running(p, "replace the report files of an existing report folder")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("transcript", help="write one game's full transcript (JSON Lines)")
-    common(p)
+    setup(p)
     p.add_argument("--game", type=_natural, required=True, help="game index within the run")
     p.add_argument("--out", required=True, help="output file (.jsonl)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    running(p, "overwrite an existing file")
     p.set_defaults(func=cmd_transcript)
 
     p = sub.add_parser("sweep", help="play a grid of knob values against a fixed opponent, one row each")
-    p.add_argument("variant", help="a variant name (see `canasta-lab variants`)")
-    p.add_argument("-s", "--strategy", required=True, help="the strategy swept, with any fixed knobs")
+    setup(p, several=False)
     p.add_argument("--vs", default="baseline", help="the fixed opponent (default baseline)")
     p.add_argument("--grid", action="append", required=True, metavar="KNOB=V1,V2,...",
                    help="values of one knob; repeat for more knobs (the rows are every combination)")
     p.add_argument("--games", type=_positive, required=True, help="games per parameter row")
-    p.add_argument("--seed", type=_natural, required=True, help="master seed (the same deals for every row)")
-    p.add_argument("--players", type=_positive, help="player count, with a family name")
-    p.add_argument("--workers", type=_natural, default=1, help="processes (0 = every core)")
     p.add_argument("--out", help="table file (.parquet, with the sweep in its metadata)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
-    p.add_argument("--load", action="append", default=[], metavar="FILE.py",
-                   help="Python file defining user strategies; repeatable")
+    running(p, "overwrite an existing output file")
     p.set_defaults(func=cmd_sweep)
 
-    p = sub.add_parser("bench", help="measure hands/s, games/s, us/decision and warm start on one core")
+    p = sub.add_parser("cache", help="where the compiled engine is kept, and clearing it")
+    p.add_argument("--clear", action="store_true", help="remove every compiled version of the engine")
+    p.set_defaults(func=cmd_cache)
+
+    p = sub.add_parser("bench", help="measure hands/s, games/s, us/decision, warm and cold start on one core")
     p.add_argument("variants", nargs="*", help="variants (default classic-4p)")
     p.add_argument("--json", action="store_true", help="one JSON object per variant")
     p.add_argument("--seconds", type=float, default=3.0, help="minimum timed seconds per figure")
+    p.add_argument("--no-cold-start", action="store_true",
+                   help="skip cold_start_seconds (a fresh process compiling the engine from an empty cache, about a "
+                        "minute)")
     p.set_defaults(func=cmd_bench)
     return ap
 

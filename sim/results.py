@@ -17,7 +17,7 @@ from strategies import StrategyChoice, StrategySpec
 
 from . import __version__
 from .engine import layout as L
-from .rules import Variant
+from .rules import Variant, house_rules
 from .runner import Job, make_job, run
 
 META_KEY = b"canasta_lab"
@@ -44,6 +44,8 @@ def metadata(job: Job, n_games: int, wall: float) -> dict[str, Any]:
         "package_version": __version__,
         "wall_seconds": round(wall, 3),
         "duplicate_rotations": job.variant.n_sides,
+        "house_rules": house_rules(job.variant),
+        "seating": job.seat_labels(0),
     }
 
 
@@ -98,10 +100,14 @@ def hands_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
     return df
 
 
-def play(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int, seed: int,
-         workers: int = 1,
+def play(variant: str | Variant, strategies: str | StrategySpec | StrategyChoice
+         | Sequence[str | StrategySpec | StrategyChoice], games: int, seed: int, workers: int = 1,
          hands: bool = False, check: bool = False, chunk: int = 2000, progress: Any = None) -> Results:
     """Play `games` games of `variant` between `strategies` from `seed`: one row per game.
+
+    One strategy (a name, or a spec) plays every seat. `progress` may be True (a bar is shown), a
+    tqdm bar (advanced as games finish), or a function called with the number of games just finished;
+    it moves at least once a second.
 
     >>> r = play("classic-4p", ["baseline", "random"], games=10, seed=1)  # doctest: +SKIP
     >>> r.games.groupby("strategy_0").winner_side.value_counts()  # doctest: +SKIP
@@ -111,18 +117,67 @@ def play(variant: str | Variant, strategies: Sequence[str | StrategySpec | Strat
     return Results(games_frame(job, g), hands_frame(job, h) if hands else None, metadata(job, games, wall))
 
 
+def _can_write_in(folder: Path) -> bool:
+    """Try it: os.access says yes to root everywhere, even on read-only file systems."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
 def check_writable(path: str | os.PathLike[str], force: bool = False, suffix: str = ".parquet") -> Path:
     """Fail before any work is done if the output cannot be written (or would overwrite a file)."""
     p = Path(path)
     if p.suffix != suffix:
         raise ResultsError(f"output {str(p)!r} must end in {suffix}")
+    if p.is_dir():
+        raise ResultsError(f"output {str(p)!r} is a folder; give a file path ending in {suffix}")
     if p.exists() and not force:
         raise ResultsError(f"output {str(p)!r} already exists; choose another path or pass --force")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable (it does not exist)")
-    if not os.access(parent, os.W_OK):
+    if not _can_write_in(parent):
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise ResultsError(f"cannot replace {str(p)!r}: the file is not writable")
+    return p
+
+
+def check_distinct(*paths: Path | None) -> None:
+    """Two outputs of one run may not be the same file (the second would replace the first)."""
+    seen: dict[Path, Path] = {}
+    for p in paths:
+        if p is None:
+            continue
+        key = p.resolve()
+        if key in seen:
+            raise ResultsError(f"outputs {str(seen[key])!r} and {str(p)!r} are the same file; give each its own path")
+        seen[key] = p
+
+
+REPORT_FILES = ("report.md", "win_rates.png", "games.parquet")
+
+
+def check_report_folder(path: str | os.PathLike[str], force: bool = False) -> Path:
+    """A report folder: refused if it is a file, or exists without `force` (which replaces only the
+    report's own files), or cannot be created or written."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ResultsError(f"report folder {str(p)!r} is a file; give a folder path (it is created)")
+    if p.is_dir():
+        if not force:
+            raise ResultsError(f"report folder {str(p)!r} already exists; choose another path or pass --force "
+                               f"(which replaces its {', '.join(REPORT_FILES)})")
+        if not _can_write_in(p):
+            raise ResultsError(f"cannot write into report folder {str(p)!r}: it is not writable")
+        return p
+    parent = p.parent if str(p.parent) else Path(".")
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not _can_write_in(parent):
+        raise ResultsError(f"cannot create report folder {str(p)!r}: folder {str(parent)!r} is not writable")
     return p
 
 

@@ -140,6 +140,8 @@ def validate(v: Variant) -> None:
           "max_turns_per_hand 1-100000, max_hands_per_game 1-10000")
     if v.ask_partner != "none":
         _need(any(len(side) > 1 for side in v.sides), "ask_partner needs partnerships")
+    _need(not v.options, f"options {sorted(v.options)}: no optional rule sets are implemented "
+                         "(c3_cutthroat and c6_hoyle_three_pack are not); set the rule fields themselves")
 
 
 def pack(v: Variant) -> np.ndarray:
@@ -241,6 +243,10 @@ def family_players(family: str) -> list[int]:
 
 def get_variant(name: str, players: int | None = None) -> Variant:
     """A preset by name (`classic-4p`), or by family and player count (`classic`, players=4)."""
+    if players is not None and name in PRESETS and PRESETS[name].players != players:
+        family = name.rsplit("-", 1)[0]
+        raise RulesError(f"{name} is the {PRESETS[name].players}-player preset and --players {players} contradicts "
+                         f"it; give {family} --players {players}, or {name} without --players")
     if players is not None:
         family = name.rsplit("-", 1)[0] if name in PRESETS else name
         counts = family_players(family)
@@ -255,3 +261,224 @@ def get_variant(name: str, players: int | None = None) -> Variant:
         raise RulesError(f"unknown variant {name!r}; accepted: {', '.join(PRESETS)} "
                          f"(or a family, {', '.join(families)}, with --players)")
     return PRESETS[name]
+
+
+# What each rule means, for `canasta-lab rules` and docs/presets.md (R-nn: the project's readings,
+# docs/rules.md). Every field of Variant is here; a test checks that none is missing.
+RULE_DOCS: dict[str, str] = {
+    "name": "preset name",
+    "description": "one-line description",
+    "seed_doc": "source rules text the preset follows (002: Hoyle-based Classic Canasta)",
+    "players": "players at the table",
+    "sides": "seats of each side (a side is a partnership or a lone player); partners never sit side by side",
+    "decks": "52-card decks in the pack",
+    "jokers_per_deck": "jokers added per deck",
+    "hand_size": "cards dealt to each player",
+    "draw_count": "cards drawn from the stock in the draw step (a last single card is a complete draw, R-08)",
+    "upcard": "a card is turned up to start the pile; a wild or red three is covered and freezes it (R-21)",
+    "card_values": "points per card: A 2 3 4 5 6 7 8 9 T J Q K joker (the 3 is the black three; red threes "
+                   "score separately)",
+    "initial_meld_table": "initial-meld minimum by the side's score at the start of the hand: "
+                          "(from score, minimum), the first row for any score (R-10)",
+    "min_naturals": "fewest natural cards in a rank meld (R-14)",
+    "max_wilds": "most wild cards in a rank meld (R-14)",
+    "canasta_bonus_natural": "bonus for a canasta without wilds",
+    "canasta_bonus_mixed": "bonus for a canasta with at least one wild",
+    "red3_points": "points for 0, 1, 2, ... red threes laid out by a side (the last value holds for more; R-19)",
+    "red3_negative_if_no_meld": "red threes count against a side that has melded nothing (R-12)",
+    "black3_meld_min": "fewest black threes in a going-out meld (R-15)",
+    "black3_meld_max": "most black threes in a going-out meld; 0: never (R-15)",
+    "pile_methods_unfrozen": "ways to take an unfrozen pile once the side has melded: M1 natural pair, "
+                             "M2 natural and wild, M3 lay-off on the side's meld",
+    "pile_methods_frozen": "ways to take a frozen pile",
+    "pile_methods_premeld": "ways to take the pile before the side's initial meld (the minimum still applies)",
+    "untakeable_top": "top cards that can never be taken (a black three also bars the next player only)",
+    "going_out_canastas": "canastas a side needs before one of its players may go out",
+    "going_out_bonus": "bonus for going out",
+    "concealed_total": "bonus in total for going out concealed; 0: none (R-13)",
+    "concealed_waives_minimum": "a concealed going out after a stock draw needs no initial-meld minimum (R-13)",
+    "concealed_requires_partner_unmelded": "concealed only while the partners have laid nothing either (R-13)",
+    "ask_partner": "'may I go out?': none, partner, or choose_one_partner (binding either way, R-07)",
+    "one_card_pile_rule": "a player holding one card may not take a pile of one card (R-20)",
+    "end_of_stock": "what happens when the stock runs out (E-CLASSIC: R-05, R-06)",
+    "last_red3_may_meld": "a red three drawn as the last stock card still lets the player meld (R-05)",
+    "target_score": "the game ends when a side reaches this score (a tie for the lead plays on, R-03)",
+    "target_strict": "the target must be exceeded rather than reached",
+    "dealer_rotation": "direction in which the deal passes",
+    "max_turns_per_hand": "simulator safeguard: a hand ends after this many turns (reason cap, counted, R-150)",
+    "max_hands_per_game": "simulator safeguard: a game stops after this many hands (counted, R-150)",
+    "options": "optional rule sets; none is implemented",
+}
+
+IDENTITY_FIELDS = ("name", "description", "seed_doc")  # describe the preset; the engine does not read them
+FIXED_FIELDS = ("players", "sides")  # chosen by the preset (or --players), not by --rule
+
+
+def _unmask(mask: int, names: dict[str, int], order: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(n for n in order if mask & names[n])
+
+
+def engine_view(v: Variant) -> dict[str, Any]:
+    """The rules as the kernels read them: every field decoded back from the packed array, so what
+    `canasta-lab rules` prints is the engine's own data, not a copy of the dataclass."""
+    R = pack(v)
+    ntab = int(R[L.R_MTAB_N])
+    nsides = int(R[L.R_NSIDES])
+    players = int(R[L.R_PLAYERS])
+    seat_side = [int(R[L.R_SEAT_SIDE + p]) for p in range(players)]
+    red3 = [int(R[L.R_RED3TAB + k]) for k in range(9)]
+    while len(red3) > 1 and red3[-1] == red3[-2]:  # the packed table repeats its last value to 8 threes
+        red3.pop()
+    inv = {b: a for a, b in END_OF_STOCK.items()}
+    ask = {b: a for a, b in ASK_MODES.items()}
+    return {
+        "players": players,
+        "sides": tuple(tuple(p for p in range(players) if seat_side[p] == s) for s in range(nsides)),
+        "decks": int(R[L.R_DECKS]),
+        "jokers_per_deck": int(R[L.R_JOKERS]) // int(R[L.R_DECKS]),
+        "hand_size": int(R[L.R_HAND]),
+        "draw_count": int(R[L.R_DRAW]),
+        "upcard": bool(R[L.R_UPCARD]),
+        "card_values": tuple(int(R[L.R_CARDVAL + r]) for r in range(L.NR)),
+        "initial_meld_table": tuple((int(R[L.R_MTAB_THR + i]), int(R[L.R_MTAB_REQ + i])) for i in range(ntab)),
+        "min_naturals": int(R[L.R_MIN_NAT]),
+        "max_wilds": int(R[L.R_MAX_WILD]),
+        "canasta_bonus_natural": int(R[L.R_NAT_BONUS]),
+        "canasta_bonus_mixed": int(R[L.R_MIX_BONUS]),
+        "red3_points": tuple(red3),
+        "red3_negative_if_no_meld": bool(R[L.R_RED3_NEG]),
+        "black3_meld_min": int(R[L.R_B3MIN]),
+        "black3_meld_max": int(R[L.R_B3MAX]),
+        "pile_methods_unfrozen": _unmask(int(R[L.R_PM_UNFROZEN]), METHODS, ("M1", "M2", "M3")),
+        "pile_methods_frozen": _unmask(int(R[L.R_PM_FROZEN]), METHODS, ("M1", "M2", "M3")),
+        "pile_methods_premeld": _unmask(int(R[L.R_PM_PREMELD]), METHODS, ("M1", "M2", "M3")),
+        "untakeable_top": _unmask(int(R[L.R_UNTAKE]), UNTAKEABLE, ("wild", "black3")),
+        "going_out_canastas": int(R[L.R_GO_CANASTAS]),
+        "going_out_bonus": int(R[L.R_GO_BONUS]),
+        "concealed_total": int(R[L.R_CONC_BONUS]),
+        "concealed_waives_minimum": bool(R[L.R_CONC_WAIVE]),
+        "concealed_requires_partner_unmelded": bool(R[L.R_CONC_PARTNER_UNMELDED]),
+        "ask_partner": ask[int(R[L.R_ASK])],
+        "one_card_pile_rule": bool(R[L.R_ONE_CARD]),
+        "end_of_stock": inv[int(R[L.R_EOS])],
+        "last_red3_may_meld": bool(R[L.R_LAST_R3_MELD]),
+        "target_score": int(R[L.R_TARGET]),
+        "target_strict": bool(R[L.R_TARGET_STRICT]),
+        "dealer_rotation": "left" if R[L.R_DEALER_DIR] > 0 else "right",
+        "max_turns_per_hand": int(R[L.R_MAX_TURNS]),
+        "max_hands_per_game": int(R[L.R_MAX_HANDS]),
+        "options": {},
+    }
+
+
+def show_value(key: str, value: Any) -> str:
+    """A rule value as `--rule KEY=VALUE` takes it."""
+    if key == "initial_meld_table":
+        return ",".join(f"{'-inf' if a <= MINUS_INF else a}:{b}" for a, b in value)
+    if key == "sides":
+        return " ".join("+".join(str(p) for p in side) for side in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(str(x) for x in value)
+    if isinstance(value, dict):
+        return ",".join(f"{k}={x}" for k, x in value.items()) or "none"
+    return str(value)
+
+
+def _parse_bool(key: str, text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("true", "yes", "1", "on"):
+        return True
+    if t in ("false", "no", "0", "off"):
+        return False
+    raise RulesError(f"--rule {key}={text!r}: give true or false")
+
+
+def _parse_int(key: str, text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise RulesError(f"--rule {key}={text!r}: give a whole number") from None
+
+
+def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
+    """One `KEY=VALUE` house rule, typed by the field it sets (validated with the others later)."""
+    key, eq, text = item.partition("=")
+    key = key.strip()
+    fields = {f.name: f for f in dataclasses.fields(Variant)}
+    settable = [n for n in fields if n not in IDENTITY_FIELDS + FIXED_FIELDS + ("options",)]
+    if not eq or not text.strip():
+        raise RulesError(f"--rule {item!r}: write KEY=VALUE, e.g. --rule target_score=3000")
+    if key not in fields:
+        raise RulesError(f"--rule {key}: no such rule; accepted: {', '.join(settable)}")
+    if key not in settable:
+        why = ("choose the preset or --players" if key in FIXED_FIELDS else "not a rule the engine plays")
+        raise RulesError(f"--rule {key}: cannot be set ({why}); accepted: {', '.join(settable)}")
+    current = getattr(v, key)
+    if isinstance(current, bool):
+        return key, _parse_bool(key, text)
+    if isinstance(current, int):
+        return key, _parse_int(key, text)
+    if key == "initial_meld_table":
+        rows = []
+        for part in text.split(","):
+            a, colon, b = part.partition(":")
+            if not colon:
+                raise RulesError(f"--rule {key}={text!r}: give FROM:MINIMUM pairs, e.g. -inf:15,0:50,1500:90,3000:120")
+            rows.append((MINUS_INF if a.strip() == "-inf" else _parse_int(key, a), _parse_int(key, b)))
+        return key, tuple(rows)
+    if isinstance(current, tuple) and all(isinstance(x, int) for x in current):
+        return key, tuple(_parse_int(key, x) for x in text.split(","))
+    if isinstance(current, tuple):
+        return key, tuple(x.strip() for x in text.split(",") if x.strip())
+    return key, text.strip()
+
+
+def house_rules(v: Variant) -> list[str]:
+    """The rules of `v` that differ from its preset, as `KEY=VALUE` (empty for a preset itself)."""
+    base = PRESETS.get(v.name)
+    if base is None:
+        return []
+    return [f"{f.name}={show_value(f.name, getattr(v, f.name))}" for f in dataclasses.fields(Variant)
+            if f.name not in IDENTITY_FIELDS and getattr(v, f.name) != getattr(base, f.name)]
+
+
+def with_rules(v: Variant, items: list[str]) -> Variant:
+    """The variant with house rules applied (`--rule KEY=VALUE`, each key once), validated."""
+    changes: dict[str, Any] = {}
+    for item in items:
+        key, value = parse_rule(v, item)
+        if key in changes:
+            raise RulesError(f"--rule {key} is given twice; give each rule once")
+        changes[key] = value
+    return v.replace(**changes) if changes else v
+
+
+def rules_table(v: Variant) -> list[tuple[str, str, str]]:
+    """(key, value, meaning) for every rule of `v`, values as the engine reads them."""
+    view = engine_view(v)
+    rows = []
+    for f in dataclasses.fields(Variant):
+        value = getattr(v, f.name) if f.name in IDENTITY_FIELDS else view[f.name]
+        rows.append((f.name, show_value(f.name, value), RULE_DOCS[f.name]))
+    return rows
+
+
+def presets_markdown() -> str:
+    """docs/presets.md: every rule of every preset, from the same data the engine reads."""
+    names = list(PRESETS)
+    tables = {n: {k: val for k, val, _ in rules_table(PRESETS[n])} for n in names}
+    lines = ["# Every rule of every preset", "",
+             "Generated from the data the engine reads (`canasta-lab rules --all --markdown > docs/presets.md`); "
+             "a test keeps it current. [rules.md](rules.md) explains the rules in words; "
+             "`canasta-lab rules VARIANT --rule KEY=VALUE` shows a preset with house rules applied.", "",
+             "| rule | " + " | ".join(names) + " | meaning |",
+             "|---|" + "---|" * len(names) + "---|"]
+    for f in dataclasses.fields(Variant):
+        if f.name == "description":
+            continue
+        cells = [tables[n][f.name].replace("|", "\\|") for n in names]
+        lines.append(f"| `{f.name}` | " + " | ".join(f"`{c}`" for c in cells) + f" | {RULE_DOCS[f.name]} |")
+    lines += ["", "Descriptions:", ""] + [f"* `{n}`: {PRESETS[n].description}" for n in names]
+    return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ import numpy as np
 from .cards import card_name
 from .engine import layout as L
 from .results import check_writable, publish
+from .rules import Variant
 from .runner import EngineError, Job, describe_error, make_job
 
 METHODS = {1: "pair", 2: "natural_wild", 3: "layoff"}
@@ -29,9 +30,9 @@ def record(job: Job, game: int, n_events: int = 200_000) -> tuple[np.ndarray, np
     while True:
         S = new_state(R, n_events)
         S.st[L.S_LOG] = 1
-        sids, prm = job.seat_tables()
+        seat_fns, prm = job.seat_tables()
         out_g = np.zeros((1, L.GF), np.int64)
-        play_batch_nb(R, S, job.engine_fns(), sids, prm, job.seed, game, 1, out_g, np.zeros((0, L.HF), np.int64), 0)
+        play_batch_nb(R, S, job.engine_fns(), seat_fns, prm, job.seed, game, 1, out_g, np.zeros((0, L.HF), np.int64), 0)
         if S.st[L.S_ERR] == L.ERR_LOG_FULL:
             n_events *= 4
             continue
@@ -87,7 +88,7 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             yield {"event": "game_end", "totals": cards, "winner": p if p >= 0 else None, "capped": bool(a)}
 
 
-def write_transcript(variant: str, strategies: Sequence[str], seed: int, game: int,
+def write_transcript(variant: str | Variant, strategies: Sequence[str], seed: int, game: int,
                      out: str | os.PathLike[str], force: bool = False) -> int:
     """Write the transcript atomically; returns the number of events."""
     if game < 0:

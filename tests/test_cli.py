@@ -130,6 +130,7 @@ def test_bench_json_has_the_contract_fields():
     r = run("bench", "classic-2p", "--json", "--seconds", "0.2")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout.splitlines()[0])
-    for key in ("variant", "hands_per_second", "games_per_second", "us_per_decision", "warm_start_seconds"):
+    for key in ("variant", "hands_per_second", "games_per_second", "us_per_decision", "warm_start_seconds",
+                "cold_start_seconds"):
         assert key in d
-    assert d["variant"] == "classic-2p" and d["hands_per_second"] > 0
+    assert d["variant"] == "classic-2p" and d["hands_per_second"] > 0 and d["cold_start_seconds"] > 0

@@ -1,0 +1,228 @@
+"""Silent wrong results and lost data, found by trying the tool as a new user would (issue 7).
+
+Each bad input gets one clear line naming what was wrong and what is accepted, a non-zero exit,
+before any game is played, and nothing already written is lost.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tqdm import tqdm
+
+from sim.cli import main
+from sim.results import play
+from strategies import StrategyError, parse_strategy
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+
+
+def refused(r: subprocess.CompletedProcess, *needles: str) -> str:
+    """One line on standard error, a non-zero exit, no traceback, and no game played (no table)."""
+    assert r.returncode != 0, r.stdout
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "win_rate" not in r.stdout and "games," not in r.stdout
+    for n in needles:
+        assert n in lines[0], lines[0]
+    return lines[0]
+
+
+# --- player counts ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset,players", [("classic-4p", 3), ("classic-2p", 6)])
+def test_preset_with_its_own_player_count_refuses_another_players(preset, players):
+    r = run("play", preset, "--players", str(players), "-s", "random", "--games", "2", "--seed", "1")
+    refused(r, f"{preset} is the", f"--players {players} contradicts it", f"classic --players {players}")
+
+
+def test_preset_with_its_own_player_count_accepts_the_same_count():
+    assert run("play", "classic-4p", "--players", "4", "-s", "random", "--games", "2", "--seed", "1",
+               "--quiet").returncode == 0
+
+
+# --- outputs ---------------------------------------------------------------------------------------
+
+
+def test_same_path_for_out_and_hands_out_is_refused(tmp_path):
+    x = tmp_path / "x.parquet"
+    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(x),
+                "--hands-out", str(x)), "are the same file")
+    assert not x.exists()
+    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(x),
+                "--hands-out", str(tmp_path / "." / "x.parquet")), "are the same file")
+
+
+def test_force_where_the_output_is_a_folder_is_refused_before_playing(tmp_path):
+    d = tmp_path / "looks-like.parquet"
+    d.mkdir()
+    (d / "keep.txt").write_text("precious")
+    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(d), "--force"),
+            "is a folder")
+    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--hands-out", str(d),
+                "--force"), "is a folder")
+    t = tmp_path / "t.jsonl"
+    t.mkdir()
+    refused(run("transcript", "classic-4p", "-s", "random", "--seed", "1", "--game", "0", "--out", str(t), "--force"),
+            "is a folder")
+    s = tmp_path / "s.parquet"
+    s.mkdir()
+    refused(run("sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile=1,3", "--games", "2", "--seed", "1",
+                "--out", str(s), "--force"), "is a folder")
+    assert (d / "keep.txt").read_text() == "precious"
+
+
+def test_compare_out_to_an_existing_file_is_refused(tmp_path):
+    f = tmp_path / "report"
+    f.write_text("precious")
+    for extra in ([], ["--force"]):
+        refused(run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "2", "--seed", "1",
+                    "--out", str(f), *extra), "is a file")
+    assert f.read_text() == "precious"
+
+
+def test_compare_out_to_an_unwritable_path_is_refused(tmp_path):
+    for out in ("/proc/canasta-report", "/etc/hostname/rep"):
+        refused(run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "2", "--seed", "1",
+                    "--out", out), "not writable")
+    assert not Path("/proc/canasta-report").exists()
+
+
+def test_compare_existing_report_folder_is_refused_unless_force(tmp_path):
+    rep = tmp_path / "rep"
+    rep.mkdir()
+    (rep / "report.md").write_text("old report")
+    (rep / "notes.txt").write_text("mine")
+    refused(run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
+                "--out", str(rep)), "already exists", "--force")
+    assert (rep / "report.md").read_text() == "old report"
+    r = run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
+            "--out", str(rep), "--force", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "| baseline |" in (rep / "report.md").read_text()
+    assert (rep / "notes.txt").read_text() == "mine"  # --force replaces the report's own files only
+    assert sorted(p.name for p in rep.iterdir()) == ["games.parquet", "notes.txt", "report.md", "win_rates.png"]
+
+
+def test_compare_has_force_and_progress(tmp_path):
+    r = run("compare", "--help")
+    assert "--force" in r.stdout and "--progress" in r.stdout and "--quiet" in r.stdout
+
+
+# --- knobs -----------------------------------------------------------------------------------------
+
+
+def test_fractional_value_for_a_whole_number_knob_is_refused():
+    with pytest.raises(StrategyError, match=r"min_pile=3.5 is not a whole number; give a whole number from 0 to 108"):
+        parse_strategy("baseline:min_pile=3.5")
+    refused(run("play", "classic-4p", "-s", "baseline:min_pile=3.5", "--games", "2", "--seed", "1"),
+            "not a whole number")
+    refused(run("sweep", "classic-4p", "-s", "baseline", "--grid", "go_out=100.5", "--games", "2", "--seed", "1"),
+            "not a whole number")
+    assert parse_strategy("baseline:min_pile=4.0").knob_values()["min_pile"] == 4  # 4.0 is a whole number
+
+
+def test_same_knob_twice_in_one_strategy_is_refused():
+    with pytest.raises(StrategyError, match="knob 'min_pile' is set twice"):
+        parse_strategy("baseline:min_pile=3,min_pile=5")
+    refused(run("play", "classic-4p", "-s", "baseline:min_pile=3,freeze=never,min_pile=5", "--games", "2",
+                "--seed", "1"), "set twice")
+
+
+def test_same_knob_twice_in_sweep_grid_is_refused():
+    refused(run("sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile=1,3", "--grid", "min_pile=5",
+                "--games", "2", "--seed", "1"), "--grid min_pile is given twice")
+
+
+def test_knob_both_fixed_and_swept_is_refused():
+    refused(run("sweep", "classic-4p", "-s", "baseline:min_pile=4", "--grid", "min_pile=1,3", "--games", "2",
+                "--seed", "1"), "both fixed")
+
+
+def test_several_strategies_to_sweep_are_refused():
+    refused(run("sweep", "classic-4p", "-s", "baseline", "-s", "freezer", "--grid", "min_pile=1,3", "--games", "2",
+                "--seed", "1"), "sweep varies one strategy", "--vs")
+
+
+# --- seating ---------------------------------------------------------------------------------------
+
+
+def test_compare_refuses_a_side_that_mixes_strategies(tmp_path):
+    line = refused(run("compare", "classic-4p", "-s", "baseline", "-s", "random", "-s", "freezer", "--games", "2",
+                       "--seed", "1", "--out", str(tmp_path / "rep")), "side 0 would mix")
+    assert "baseline random freezer baseline" in line
+    assert not (tmp_path / "rep").exists()
+
+
+def test_play_prints_the_seating_it_used():
+    r = run("play", "classic-4p", "-s", "baseline", "-s", "random", "-s", "freezer", "--games", "2", "--seed", "1",
+            "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "seating: seat 0 baseline, seat 1 random, seat 2 freezer, seat 3 baseline" in r.stdout
+    assert "sides baseline+freezer vs random+baseline" in r.stdout
+
+
+def test_play_api_takes_one_name_as_one_strategy():
+    r = play("classic-4p", "baseline", games=2, seed=1)
+    assert set(r.games.strategy_0) == {"baseline+baseline"} and set(r.games.strategy_1) == {"baseline+baseline"}
+    assert r.meta["seating"] == ["baseline"] * 4
+
+
+# --- progress --------------------------------------------------------------------------------------
+
+
+def test_progress_accepts_a_tqdm_bar():
+    bar = tqdm(total=30, file=io.StringIO())
+    play("classic-2p", ["baseline", "random"], games=30, seed=1, progress=bar)
+    assert bar.n == 30
+
+
+def test_progress_accepts_a_callable_and_moves_in_short_chunks():
+    seen: list[int] = []
+    play("classic-2p", ["baseline", "random"], games=40, seed=1, progress=seen.append)
+    assert sum(seen) == 40
+    # the first update comes after a handful of games, not after a 2,000-game chunk; later chunks
+    # are sized to last about half a second
+    assert seen[0] <= 8 and len(seen) >= 2
+
+
+def test_progress_gives_the_same_results_as_no_progress():
+    a = play("classic-2p", ["baseline", "random"], games=25, seed=3).games
+    b = play("classic-2p", ["baseline", "random"], games=25, seed=3, progress=lambda n: None).games
+    assert a.equals(b)
+
+
+def test_progress_of_another_kind_is_refused():
+    with pytest.raises(TypeError, match="give True, a tqdm bar, or a function"):
+        play("classic-2p", ["baseline"], games=2, seed=1, progress="yes")
+
+
+# --- make run, --version ---------------------------------------------------------------------------
+
+
+def test_make_run_writes_only_where_git_ignores():
+    recipe = (ROOT / "Makefile").read_text().split("\nrun:")[1].split("\n\n")[0]
+    out = re.search(r"--out (\S+)", recipe).group(1)
+    assert not out.startswith("reports/")
+    r = subprocess.run(["git", "check-ignore", "-q", f"{out}/report.md"], cwd=ROOT)
+    assert r.returncode == 0, f"{out} is not ignored by git"
+
+
+def test_version_flag(capsys):
+    from sim import __version__
+
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"canasta-lab {__version__}"
