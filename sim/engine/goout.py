@@ -7,8 +7,7 @@ count. The search tries each possible discard and places wilds greedily (smalles
 first), which is optimal because every wild fits any meld that still has room.
 """
 
-from numba import njit
-
+from .jit import engine_jit
 from .layout import R_B3MAX, R_B3MIN, R_CARDVAL, R_MAX_WILD, R_MIN_NAT
 
 # work layout: th[0:14] hand by rank, mn[14:28] naturals of the side's open meld of the rank,
@@ -16,7 +15,7 @@ from .layout import R_B3MAX, R_B3MIN, R_CARDVAL, R_MAX_WILD, R_MIN_NAT
 W_TH, W_MN, W_MW, W_MEX, W_DEF = 0, 14, 28, 42, 56
 
 
-@njit(cache=True)
+@engine_jit
 def _all_melded_nb(R, w, ncan, need, value_needed):
     """Can every card in w[W_TH:] be melded (no discard) so that the side reaches `need` canastas?"""
     b3 = w[W_TH + 2]
@@ -102,7 +101,7 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
     return short <= 0
 
 
-@njit(cache=True)
+@engine_jit
 def can_go_out_w_nb(R, w, ncan, need, value_needed):
     """Search over the final discard (none, or one card of any rank class held)."""
     if _all_melded_nb(R, w, ncan, need, value_needed):

@@ -1,8 +1,6 @@
 """VARIANTS.md §5.8 engine invariants, checked after every action when S.st[S_CHECK] is set."""
 
-import numpy as np
-from numba import njit
-
+from .jit import engine_jit
 from .layout import (
     END_OUT,
     ERR_INVARIANT,
@@ -29,6 +27,7 @@ from .layout import (
     R_PACK,
     R_PLAYERS,
     S_BLOCK,
+    S_CHK,
     S_CUR,
     S_ENDED,
     S_ERR,
@@ -46,7 +45,7 @@ from .layout import (
 )
 
 
-@njit(cache=True)
+@engine_jit
 def _fail_nb(S, which, where):
     if S.st[S_ERR] == 0:
         S.st[S_ERR] = ERR_INVARIANT
@@ -54,14 +53,15 @@ def _fail_nb(S, which, where):
         S.st[S_ERR_B] = where
 
 
-@njit(cache=True)
+@engine_jit
 def check_nb(R, S, where):
     """where: 0 inside a turn, 1 between turns, 2 after the hand was scored."""
     st = S.st
     n = R[R_PLAYERS]
     nsides = R[R_NSIDES]
     # 1. card conservation, per rank class
-    cnt = np.zeros(NR, np.int64)
+    cnt = st[S_CHK:S_CHK + NR]
+    cnt[:] = 0
     total = st[S_STOCK_N] + st[S_PILE_N]
     for i in range(st[S_STOCK_N]):
         k = S.stock[i]
@@ -106,7 +106,8 @@ def check_nb(R, S, where):
         _fail_nb(S, 1, where)
     # 2. every meld valid; 3. one meld per rank per side
     for s in range(nsides):
-        seen = np.zeros(NR, np.int64)
+        seen = st[S_CHK + NR:S_CHK + 2 * NR]
+        seen[:] = 0
         for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             w = row[F_TWO] + row[F_JOK]

@@ -26,6 +26,7 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba import njit
 from numba.core import config
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
@@ -42,6 +43,19 @@ DEFAULT_COMPILE_SECONDS = 60  # the estimate shown before the first compile ever
 # collector scans the growing heap over and over, about a tenth of a cold compile. These thresholds
 # keep that to a few seconds for about 80 MB more peak memory (docs/performance.md).
 COMPILE_GC_THRESHOLDS = (50_000, 20, 50)
+
+
+def engine_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
+    """numba's njit as every engine kernel uses it: cached on disk, and compiled without numba's
+    reference counting (`_nrt=False`).
+
+    The kernels allocate nothing: every array comes from `new_state()` and is owned by the Python
+    caller for the whole call. Counting references to those arrays was pure cost: the atomic
+    increments and decrements on every call and every view took about 70% of all cycles
+    (docs/performance.md). Without the runtime, an allocation inside a kernel fails to compile, so
+    this cannot silently leak. Strategies keep numba's defaults; they may allocate."""
+    options = {"cache": True, "_nrt": False, "inline": inline}
+    return njit(**options) if fn is None else njit(**options)(fn)
 
 
 def source_files(root: Path = PACKAGE_ROOT) -> list[Path]:

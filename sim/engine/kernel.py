@@ -6,11 +6,10 @@ only where VARIANTS.md §6 puts a decision and only when there is more than one 
 else is forced here.
 """
 
-from numba import njit
-
 from .cards import is_black3_nb, is_red3_nb, is_wild_rank_nb, rank_of_nb, side_of_nb
 from .goout import W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from .invariants import check_nb
+from .jit import engine_jit
 from .layout import (
     DEFER,
     DP_ANSWER,
@@ -227,7 +226,7 @@ from .rng import below_nb, seed_rng_nb
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@engine_jit
 def expose_nb(R, S, p, k):
     """EXPOSE-R3 (§1.2) for red three k already out of p's hand. Returns 1 when a replacement
     was needed but the stock was empty."""
@@ -247,7 +246,7 @@ def expose_nb(R, S, p, k):
         return 0
 
 
-@njit(cache=True)
+@engine_jit
 def deal_hand_nb(R, S):
     st = S.st
     n = R[R_PLAYERS]
@@ -341,7 +340,7 @@ def deal_hand_nb(R, S):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@engine_jit
 def trace_nb(S, p, dp, n, i):
     """Record one decision of a traced seat: who, where, the options, the choice, the observation."""
     st = S.st
@@ -366,7 +365,7 @@ def trace_nb(S, p, dp, n, i):
     st[S_TRACE_ON] = on + n
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def choose_nb(R, S, F, p, dp, n):
     """Ask seat p's strategy to pick one of the n legal options in S.opts; forced when n == 1.
     The strategy is a function value from the run's table F (built-in or user alike); it sees
@@ -392,7 +391,7 @@ def choose_nb(R, S, F, p, dp, n):
     return i
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def ask_fn_nb(S, F, f, p, n):
     """Call strategy function F[f] on a fresh copy of the options (it may scribble on its copy)."""
     uo = S.uopts
@@ -402,7 +401,7 @@ def ask_fn_nb(S, F, f, p, n):
     return F[f](S.ru, S.obs, uo, n, S.prm[p])
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def add_opt_nb(S, n, t, a, b, c):
     o = S.opts[n]
     o[0] = t
@@ -417,7 +416,7 @@ def add_opt_nb(S, n, t, a, b, c):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def load_goout_nb(R, S, p):
     """Copy p's hand and p's side's open melds into the go-out scratch."""
     w = S.st[S_WORK:]
@@ -436,7 +435,7 @@ def load_goout_nb(R, S, p):
     return w
 
 
-@njit(cache=True)
+@engine_jit
 def can_go_out_nb(R, S, p):
     s = side_of_nb(R, p)
     w = load_goout_nb(R, S, p)
@@ -444,7 +443,7 @@ def can_go_out_nb(R, S, p):
     return can_go_out_w_nb(R, w, canastas_nb(S, s), R[R_GO_CANASTAS], goout_value_needed_nb(R, S, s, pend))
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def goout_value_needed_nb(R, S, s, pend_after):
     """Initial-meld value a going out must still lay (0 once melded, or under the R-13 waiver)."""
     if S.side[s, SD_MELDED] != 0 or pend_after >= S.side[s, SD_REQ]:
@@ -454,7 +453,7 @@ def goout_value_needed_nb(R, S, s, pend_after):
     return S.side[s, SD_REQ] - pend_after
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
     """Keep-a-card, going-out and binding-answer checks for one meld action (§1.7, §1.9).
     dr/dnat/dwild/dnew describe the change to the meld of rank dr; dhand_r/dhand_n a further
@@ -469,7 +468,7 @@ def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dne
     return step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n)
 
 
-@njit(cache=True)
+@engine_jit
 def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
     st = S.st
     if h_after <= 1:
@@ -488,7 +487,7 @@ def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild,
     return can_go_out_w_nb(R, w, ncan_after, R[R_GO_CANASTAS], goout_value_needed_nb(R, S, s, pend_after))
 
 
-@njit(cache=True)
+@engine_jit
 def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
     """A take that leaves at most one card must leave a way to go out (melded side only)."""
     if h_after >= 2:
@@ -514,7 +513,7 @@ def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@engine_jit
 def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
     """A take by an unmelded side: T and its method cards (worth `tmeld`) plus other hand melds
     (at most `best` in all) must reach the minimum, and the hand left after the pickup must be
@@ -533,7 +532,7 @@ def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
     return h_after >= 3
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def enum_take_nb(R, S, p, n):
     st = S.st
     pn = st[S_PILE_N]
@@ -610,7 +609,7 @@ def enum_take_nb(R, S, p, n):
     return n
 
 
-@njit(cache=True)
+@engine_jit
 def snapshot_nb(R, S, p):
     """Remember what a pending initial meld may have to give back (§1.6-1.7, rolled back if short)."""
     st = S.st
@@ -624,7 +623,7 @@ def snapshot_nb(R, S, p):
     st[S_SNAP_NM] = S.side[side_of_nb(R, p), SD_NM]
 
 
-@njit(cache=True)
+@engine_jit
 def rollback_nb(R, S, p):
     st = S.st
     s = side_of_nb(R, p)
@@ -652,7 +651,7 @@ def rollback_nb(R, S, p):
     st[S_LAIDT] = 0
 
 
-@njit(cache=True)
+@engine_jit
 def pickup_nb(R, S, p):
     """Step 4-5 of TAKE-PILE: the rest of the pile goes to the hand; red threes are laid out."""
     st = S.st
@@ -672,7 +671,7 @@ def pickup_nb(R, S, p):
     st[S_PICKUPS] += 1
 
 
-@njit(cache=True)
+@engine_jit
 def do_take_nb(R, S, p, method, wr):
     """Meld T by the chosen method. Returns 1 when the side must still complete its initial meld
     from hand before the pile may be picked up."""
@@ -724,7 +723,7 @@ def do_take_nb(R, S, p, method, wr):
     return 0
 
 
-@njit(cache=True)
+@engine_jit
 def draw_nb(R, S, p):
     st = S.st
     ei = log_nb(S, EV_DRAW, p, 0, 0, 0, 0)
@@ -746,7 +745,7 @@ def draw_nb(R, S, p):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def enum_meld_nb(R, S, p):
     st = S.st
     hand = S.hand
@@ -804,7 +803,7 @@ def enum_meld_nb(R, S, p):
     return n
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def apply_meld_nb(R, S, p, i):
     st = S.st
     s = side_of_nb(R, p)
@@ -852,7 +851,7 @@ def apply_meld_nb(R, S, p, i):
             st[S_PEND] = -1
 
 
-@njit(cache=True)
+@engine_jit
 def meld_phase_nb(R, S, F, p):
     """Returns 0: go on to the discard; 1: the hand is empty (out); 2: a pending pile take was
     abandoned (rolled back); 3: the pending pile was picked up."""
@@ -893,7 +892,7 @@ def meld_phase_nb(R, S, F, p):
 # ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@engine_jit
 def go_out_nb(R, S, p):
     st = S.st
     s = side_of_nb(R, p)
@@ -919,7 +918,7 @@ def go_out_nb(R, S, p):
     log_nb(S, EV_GOOUT, p, conc, 0, 0, 0)
 
 
-@njit(cache=True)
+@engine_jit
 def ask_nb(R, S, F, p):
     """D10/D11: optional, binding (R-07); only when going out is possible and not forced."""
     st = S.st
@@ -954,7 +953,7 @@ def ask_nb(R, S, F, p):
     log_nb(S, EV_ASK, p, q, 1 if yes else 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def discard_nb(R, S, F, p):
     st = S.st
     n = 0
@@ -980,7 +979,7 @@ def discard_nb(R, S, F, p):
         st[S_BLOCK] = (p + 1) % R[R_PLAYERS]
 
 
-@njit(cache=True)
+@engine_jit
 def play_turn_nb(R, S, F, p):
     st = S.st
     st[S_CUR] = p
@@ -1063,7 +1062,7 @@ def play_turn_nb(R, S, F, p):
         check_nb(R, S, 1)
 
 
-@njit(cache=True)
+@engine_jit
 def score_hand_nb(R, S):
     st = S.st
     nsides = R[R_NSIDES]
@@ -1099,7 +1098,7 @@ def score_hand_nb(R, S):
         S.side[s, SD_CUM] += c[6]
 
 
-@njit(cache=True)
+@engine_jit
 def play_hand_nb(R, S, F):
     st = S.st
     deal_hand_nb(R, S)
@@ -1129,7 +1128,7 @@ def play_hand_nb(R, S, F):
         check_nb(R, S, 2)
 
 
-@njit(cache=True)
+@engine_jit
 def record_hand_nb(R, S, row):
     st = S.st
     row[H_GAME] = st[S_GAME]
@@ -1150,7 +1149,7 @@ def record_hand_nb(R, S, row):
         row[H_CUM + s] = S.side[s, SD_CUM] if s < R[R_NSIDES] else 0
 
 
-@njit(cache=True)
+@engine_jit
 def play_game_nb(R, S, F, seed, game, deal):
     """One game to the target (§1.13): cumulative scores, score-dependent minimum, ties replay."""
     st = S.st
@@ -1205,7 +1204,7 @@ def play_game_nb(R, S, F, seed, game, deal):
             logc_nb(S, ei, S.side[s, SD_CUM])
 
 
-@njit(cache=True)
+@engine_jit
 def seat_game_nb(R, S, base_fns, base_prm, g):
     """Duplicate deals: game g replays deal g // nrot with the strategies rotated g % nrot seats.
     base_fns[q] = (function slot, base slot or -1) of the strategy at position q of the list."""
@@ -1224,7 +1223,7 @@ def seat_game_nb(R, S, base_fns, base_prm, g):
     return g // nrot
 
 
-@njit(cache=True)
+@engine_jit
 def play_batch_nb(R, S, F, base_fns, base_prm, seed, g0, ng, out_g, out_h, check):
     """Play games g0 .. g0+ng-1. Fills one row per game in out_g and, while room lasts, one row per
     hand in out_h. Returns the number of hand rows (or -(rows needed) when out_h was too small),

@@ -72,7 +72,8 @@ S_TRACE_N = 61  # decision trace: rows written (may exceed the buffer: rows need
 S_TRACE_ON = 62  # decision trace: options written
 S_TRACE_DPM = 63  # decision trace: bitmask of the decision points traced (bit DP_*)
 S_WORK = 64  # 128 words of scratch for the go-out search (goout.W_*)
-S_NST = S_WORK + 128
+S_CHK = S_WORK + 128  # 2 * NR words of scratch for the invariant checks (kernels allocate nothing)
+S_NST = S_CHK + 2 * NR
 
 # Seat table (hand[p, c]): one row per seat, row MAXP is the snapshot of a pending opening --------
 # Few arrays, many columns: every array of the state costs reference counting on every kernel call

@@ -5,9 +5,8 @@ array is rebuilt from the state at every decision (tests/test_observation.py pro
 cards do not reach it). Layout: layout.OB_*; meaning: docs/strategies.md.
 """
 
-from numba import njit
-
 from .cards import side_of_nb
+from .jit import engine_jit
 from .layout import (
     HC_N,
     HC_R,
@@ -82,7 +81,7 @@ from .ops import canastas_nb
 from .rng import next_u32_nb
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def observe_nb(R, S, p, dp, n):
     """Fill S.obs for seat p at decision point dp with n legal options."""
     o = S.obs

@@ -1,11 +1,10 @@
 """The most card value a hand can lay this turn (feasibility of an initial meld, §1.6 step 2)."""
 
-from numba import njit
-
+from .jit import engine_jit
 from .layout import R_CARDVAL, R_MAX_WILD, R_MIN_NAT
 
 
-@njit(cache=True)
+@engine_jit
 def max_meld_value_nb(R, h, trank, twilds, scratch):
     """Most value meldable from rank counts h, given an already started meld of rank `trank` (or -1)
     holding `twilds` wilds. Exact for rank-meld rules without a cap: wilds are placed jokers first,

@@ -1,8 +1,7 @@
 """Elementary state operations: hands, stock, pile, melds, the event log, requirements, canastas."""
 
-from numba import njit
-
 from .cards import rank_of_nb
+from .jit import engine_jit
 from .layout import (
     ERR_LOG_FULL,
     EV_RED3,
@@ -38,7 +37,7 @@ from .layout import (
 # Event log ------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def log_nb(S, t, p, a, b, c, d):
     """Append an event; returns its row (or -1 when not logging). Inlined so that the common case,
     logging off, costs one load and a branch."""
@@ -47,7 +46,7 @@ def log_nb(S, t, p, a, b, c, d):
     return log_write_nb(S, t, p, a, b, c, d)
 
 
-@njit(cache=True)
+@engine_jit
 def log_write_nb(S, t, p, a, b, c, d):
     st = S.st
     if st[S_ERR] != 0:
@@ -69,14 +68,14 @@ def log_write_nb(S, t, p, a, b, c, d):
     return i
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def logc_nb(S, ei, k):
     """Append a card to event row ei (cards of one event are contiguous)."""
     if ei >= 0:
         logc_write_nb(S, ei, k)
 
 
-@njit(cache=True)
+@engine_jit
 def logc_write_nb(S, ei, k):
     st = S.st
     if st[S_ERR] != 0:
@@ -93,21 +92,21 @@ def logc_write_nb(S, ei, k):
 # Hands ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def hadd_nb(S, p, k):
     S.hand[p, k] += 1
     S.hand[p, HC_R + rank_of_nb(k)] += 1
     S.hand[p, HC_N] += 1
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def hdel_nb(S, p, k):
     S.hand[p, k] -= 1
     S.hand[p, HC_R + rank_of_nb(k)] -= 1
     S.hand[p, HC_N] -= 1
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def htake_rank_nb(S, p, r):
     """Remove one card of rank class r from the hand (suits in S H D C order) and return its kind."""
     if r == 13:
@@ -122,7 +121,7 @@ def htake_rank_nb(S, p, r):
     return k
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def hand_value_nb(R, S, p):
     v = 0
     for r in range(14):
@@ -130,7 +129,7 @@ def hand_value_nb(R, S, p):
     return v
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def pop_stock_nb(S):
     n = S.st[S_STOCK_N] - 1
     S.st[S_STOCK_N] = n
@@ -140,13 +139,13 @@ def pop_stock_nb(S):
 # Melds ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def msize_nb(S, s, m):
     row = S.melds[s, m]
     return row[F_NAT] + row[F_TWO] + row[F_JOK]
 
 
-@njit(cache=True)
+@engine_jit
 def meld_new_nb(S, p, s, kind, rank):
     m = S.side[s, SD_NM]
     S.side[s, SD_NM] = m + 1
@@ -162,7 +161,7 @@ def meld_new_nb(S, p, s, kind, rank):
     return m
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def meld_put_nb(R, S, s, m, k):
     """Put card k (already out of any hand or pile) into meld m of side s."""
     r = rank_of_nb(k)
@@ -176,7 +175,7 @@ def meld_put_nb(R, S, s, m, k):
     row[F_VAL] += R[R_CARDVAL + r]
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def canastas_nb(S, s):
     c = 0
     for m in range(S.side[s, SD_NM]):
@@ -188,7 +187,7 @@ def canastas_nb(S, s):
 # Rules lookups --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@engine_jit
 def requirement_nb(R, score):
     """Initial-meld minimum for a side whose cumulative score at the start of the hand is `score`."""
     req = R[R_MTAB_REQ]
@@ -198,7 +197,7 @@ def requirement_nb(R, score):
     return req
 
 
-@njit(cache=True)
+@engine_jit
 def lay_red3_nb(S, p, k, s):
     """A red three reaching the table (from the deal, a draw, or the pile)."""
     S.side[s, SD_RED3] += 1

@@ -6,12 +6,12 @@ jitted and under NUMBA_DISABLE_JIT=1, and (c) every intermediate stays below 2**
 mode overflows.
 """
 
-from numba import njit
+from .jit import engine_jit
 
 M32 = 0xFFFFFFFF
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def mul32_nb(a, c):
     """a * c mod 2**32 without leaving int64 (both operands < 2**32)."""
     lo = a * (c & 0xFFFF)
@@ -19,7 +19,7 @@ def mul32_nb(a, c):
     return (lo + hi) & M32
 
 
-@njit(cache=True)
+@engine_jit
 def mix32_nb(h):
     """murmur3 finaliser: a bijective avalanche on 32 bits."""
     h &= M32
@@ -31,7 +31,7 @@ def mix32_nb(h):
     return h
 
 
-@njit(cache=True)
+@engine_jit
 def seed_rng_nb(s, o, k0, k1, k2):
     """Fill the four words at s[o:o+4] from three keys (each a non-negative int64)."""
     a = mix32_nb((k0 & M32) ^ 0x3C6EF372)
@@ -47,12 +47,12 @@ def seed_rng_nb(s, o, k0, k1, k2):
         s[o] = 1
 
 
-@njit(cache=True, inline="always")
+@engine_jit(inline="always")
 def rotl32_nb(x, k):
     return ((x << k) | (x >> (32 - k))) & M32
 
 
-@njit(cache=True)
+@engine_jit
 def next_u32_nb(s, o):
     s0 = s[o]
     s1 = s[o + 1]
@@ -73,12 +73,12 @@ def next_u32_nb(s, o):
     return result
 
 
-@njit(cache=True)
+@engine_jit
 def below_nb(s, o, n):
     """Uniform integer in [0, n) for n < 2**31 (multiply-shift; bias below 2**-24 for card games)."""
     return (next_u32_nb(s, o) * n) >> 32
 
 
-@njit(cache=True)
+@engine_jit
 def uniform_nb(s, o):
     return next_u32_nb(s, o) * (1.0 / 4294967296.0)
