@@ -50,6 +50,11 @@ class Variant:
     pile_methods_frozen: tuple[str, ...] = ("M1",)
     pile_methods_premeld: tuple[str, ...] = ("M1",)
     untakeable_top: tuple[str, ...] = ("wild", "black3")
+    freeze_on_discard: tuple[str, ...] = ("wild",)
+    block_on_discard: tuple[str, ...] = ("black3",)  # block_next: bars the next player only
+    upcard_cover: tuple[str, ...] = ("wild", "red3")  # covered by another card, the pile frozen (§1.3)
+    upcard_blocks: tuple[str, ...] = ("black3",)  # stays as the upcard and bars the first player
+    canasta_size: int = 7
     going_out_canastas: int = 1
     going_out_bonus: int = 100
     concealed_total: int = 200  # 0 = no concealed bonus (R-13: 200 in total)
@@ -97,9 +102,10 @@ class Variant:
 
 
 METHODS = {"M1": L.MASK_M1, "M2": L.MASK_M2, "M3": L.MASK_M3}
-UNTAKEABLE = {"wild": L.UNTAKE_WILD, "black3": L.UNTAKE_BLACK3}
-ASK_MODES = {"none": 0, "partner": 1, "choose_one_partner": 2}
-END_OF_STOCK = {"E-CLASSIC": 0}
+CARD_CLASSES = {"wild": L.CC_WILD, "black3": L.CC_BLACK3, "red3": L.CC_RED3}
+ASK_MODES = {"none": L.ASK_NONE, "partner": L.ASK_PARTNER, "choose_one_partner": L.ASK_CHOOSE}
+END_OF_STOCK = {"E-CLASSIC": L.EOS_CLASSIC}
+DISCARDABLE = ("wild", "black3")  # a red three never reaches a hand, so never the discard pile
 
 
 def _need(cond: bool, msg: str) -> None:
@@ -131,7 +137,15 @@ def validate(v: Variant) -> None:
           "black3 meld: 3 <= min <= max <= 6, or max 0 for never")
     for group in (v.pile_methods_unfrozen, v.pile_methods_frozen, v.pile_methods_premeld):
         _need(all(m in METHODS for m in group), f"pile methods {group}: accepted M1, M2, M3")
-    _need(all(u in UNTAKEABLE for u in v.untakeable_top), f"untakeable_top: accepted {sorted(UNTAKEABLE)}")
+    _need(all(u in DISCARDABLE for u in v.untakeable_top), f"untakeable_top: accepted {', '.join(DISCARDABLE)}")
+    for key in ("freeze_on_discard", "block_on_discard"):
+        _need(all(c in DISCARDABLE for c in getattr(v, key)), f"{key}: accepted {', '.join(DISCARDABLE)}")
+    for key in ("upcard_cover", "upcard_blocks"):
+        _need(all(c in CARD_CLASSES for c in getattr(v, key)), f"{key}: accepted {', '.join(CARD_CLASSES)}")
+    _need(not set(v.upcard_cover) & set(v.upcard_blocks), "upcard_cover and upcard_blocks: a card class in one only")
+    _need("wild" in v.upcard_cover and "red3" in v.upcard_cover,
+          "upcard_cover: wild and red3 must be covered (a wild or red three cannot start the pile)")
+    _need(3 <= v.canasta_size <= 13, f"canasta_size={v.canasta_size}: accepted 3 to 13")
     _need(v.ask_partner in ASK_MODES, f"ask_partner={v.ask_partner!r}: accepted {sorted(ASK_MODES)}")
     _need(v.end_of_stock in END_OF_STOCK, f"end_of_stock={v.end_of_stock!r}: implemented {sorted(END_OF_STOCK)}")
     _need(v.dealer_rotation in ("left", "right"), "dealer_rotation: left or right")
@@ -142,6 +156,10 @@ def validate(v: Variant) -> None:
         _need(any(len(side) > 1 for side in v.sides), "ask_partner needs partnerships")
     _need(not v.options, f"options {sorted(v.options)}: no optional rule sets are implemented "
                          "(c3_cutthroat and c6_hoyle_three_pack are not); set the rule fields themselves")
+
+
+def _mask(classes: tuple[str, ...]) -> int:
+    return sum(CARD_CLASSES[c] for c in set(classes))
 
 
 def pack(v: Variant) -> np.ndarray:
@@ -165,8 +183,13 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_B3MAX] = v.black3_meld_max
     R[L.R_MIN_NAT] = v.min_naturals
     R[L.R_MAX_WILD] = v.max_wilds
-    R[L.R_NAT_BONUS] = v.canasta_bonus_natural
-    R[L.R_MIX_BONUS] = v.canasta_bonus_mixed
+    R[L.R_CANBONUS + L.CK_NATURAL] = v.canasta_bonus_natural
+    R[L.R_CANBONUS + L.CK_MIXED] = v.canasta_bonus_mixed
+    R[L.R_CANASTA] = v.canasta_size
+    R[L.R_FREEZE_ON] = _mask(v.freeze_on_discard)
+    R[L.R_BLOCK_ON] = _mask(v.block_on_discard)
+    R[L.R_UPCARD_COVER] = _mask(v.upcard_cover)
+    R[L.R_UPCARD_BLOCK] = _mask(v.upcard_blocks)
     R[L.R_ASK] = ASK_MODES[v.ask_partner]
     R[L.R_ONE_CARD] = int(v.one_card_pile_rule)
     R[L.R_EOS] = END_OF_STOCK[v.end_of_stock]
@@ -178,7 +201,7 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_PM_UNFROZEN] = sum(METHODS[m] for m in set(v.pile_methods_unfrozen))
     R[L.R_PM_FROZEN] = sum(METHODS[m] for m in set(v.pile_methods_frozen))
     R[L.R_PM_PREMELD] = sum(METHODS[m] for m in set(v.pile_methods_premeld))
-    R[L.R_UNTAKE] = sum(UNTAKEABLE[u] for u in set(v.untakeable_top))
+    R[L.R_UNTAKE] = _mask(v.untakeable_top)
     R[L.R_RED3_NEG] = int(v.red3_negative_if_no_meld)
     R[L.R_DEALER_DIR] = 1 if v.dealer_rotation == "left" else -1
     # one meld per rank: at most 11 rank melds and a black-three meld per side
@@ -293,6 +316,11 @@ RULE_DOCS: dict[str, str] = {
     "pile_methods_frozen": "ways to take a frozen pile",
     "pile_methods_premeld": "ways to take the pile before the side's initial meld (the minimum still applies)",
     "untakeable_top": "top cards that can never be taken (a black three also bars the next player only)",
+    "freeze_on_discard": "cards whose discard freezes the pile until it is taken",
+    "block_on_discard": "cards whose discard bars the next player (only) from taking the pile (block_next)",
+    "upcard_cover": "upcards that are covered by the next stock card, freezing the pile",
+    "upcard_blocks": "upcards that stay and bar the first player from the pile, without freezing it (R-21)",
+    "canasta_size": "cards that make a canasta",
     "going_out_canastas": "canastas a side needs before one of its players may go out",
     "going_out_bonus": "bonus for going out",
     "concealed_total": "bonus in total for going out concealed; 0: none (R-13)",
@@ -343,8 +371,8 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "initial_meld_table": tuple((int(R[L.R_MTAB_THR + i]), int(R[L.R_MTAB_REQ + i])) for i in range(ntab)),
         "min_naturals": int(R[L.R_MIN_NAT]),
         "max_wilds": int(R[L.R_MAX_WILD]),
-        "canasta_bonus_natural": int(R[L.R_NAT_BONUS]),
-        "canasta_bonus_mixed": int(R[L.R_MIX_BONUS]),
+        "canasta_bonus_natural": int(R[L.R_CANBONUS + L.CK_NATURAL]),
+        "canasta_bonus_mixed": int(R[L.R_CANBONUS + L.CK_MIXED]),
         "red3_points": tuple(red3),
         "red3_negative_if_no_meld": bool(R[L.R_RED3_NEG]),
         "black3_meld_min": int(R[L.R_B3MIN]),
@@ -352,7 +380,12 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "pile_methods_unfrozen": _unmask(int(R[L.R_PM_UNFROZEN]), METHODS, ("M1", "M2", "M3")),
         "pile_methods_frozen": _unmask(int(R[L.R_PM_FROZEN]), METHODS, ("M1", "M2", "M3")),
         "pile_methods_premeld": _unmask(int(R[L.R_PM_PREMELD]), METHODS, ("M1", "M2", "M3")),
-        "untakeable_top": _unmask(int(R[L.R_UNTAKE]), UNTAKEABLE, ("wild", "black3")),
+        "untakeable_top": _unmask(int(R[L.R_UNTAKE]), CARD_CLASSES, tuple(CARD_CLASSES)),
+        "freeze_on_discard": _unmask(int(R[L.R_FREEZE_ON]), CARD_CLASSES, tuple(CARD_CLASSES)),
+        "block_on_discard": _unmask(int(R[L.R_BLOCK_ON]), CARD_CLASSES, tuple(CARD_CLASSES)),
+        "upcard_cover": _unmask(int(R[L.R_UPCARD_COVER]), CARD_CLASSES, tuple(CARD_CLASSES)),
+        "upcard_blocks": _unmask(int(R[L.R_UPCARD_BLOCK]), CARD_CLASSES, tuple(CARD_CLASSES)),
+        "canasta_size": int(R[L.R_CANASTA]),
         "going_out_canastas": int(R[L.R_GO_CANASTAS]),
         "going_out_bonus": int(R[L.R_GO_BONUS]),
         "concealed_total": int(R[L.R_CONC_BONUS]),

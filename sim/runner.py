@@ -82,7 +82,7 @@ def function_table(fns: Sequence) -> tuple:
 
 def _warm_engine(fns: Sequence) -> Callable[[], None]:
     def warm() -> None:
-        from .engine.kernel import play_batch_nb
+        from .engine.game import play_batch_nb
         from .engine.state import new_state
 
         R = pack(get_variant("classic-4p"))
@@ -144,7 +144,7 @@ def describe_error(job: Job, st: np.ndarray) -> str:
 
 def run_chunk(job: Job, g0: int, n: int, want_hands: bool) -> tuple[np.ndarray, np.ndarray]:
     """Play games g0..g0+n-1 in this process; returns (game rows, hand rows)."""
-    from .engine.kernel import play_batch_nb
+    from .engine.game import play_batch_nb
     from .engine.state import new_state
 
     R = pack(job.variant)

@@ -19,10 +19,6 @@ from .engine import layout as L
 from .rules import Variant, pack
 from .runner import EngineError, describe_error, make_job
 
-OPTION_NAMES = {L.O_DRAW: "draw", L.O_TAKE: "take", L.O_END: "end", L.O_NEW: "new", L.O_ADD: "add",
-                L.O_BLACK3: "black3", L.O_STOP: "stop", L.O_NOASK: "no-ask", L.O_ASK: "ask", L.O_YES: "yes",
-                L.O_NO: "no", L.O_DISCARD: "discard"}
-
 
 @dataclass
 class DecisionTrace:
@@ -47,7 +43,7 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
                     check: bool = False, chunk: int = 10) -> DecisionTrace:
     """Play `games` games and trace the decisions of the strategies at positions `traced` of the
     list, at the decision points `points` (layout.DP_*; default all). Same games as `play`."""
-    from .engine.kernel import play_batch_nb
+    from .engine.game import play_batch_nb
     from .engine.state import new_state
 
     job = make_job(variant, strategies, seed, check)
@@ -94,7 +90,7 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
         "dp": tr[:, L.T_DP],
         "n": tr[:, L.T_N],
         "choice": tr[:, L.T_CHOICE],
-        "kind": [OPTION_NAMES.get(int(t), str(t)) for t in tr[:, L.T_ROW]],
+        "kind": [L.option_name(int(t)) for t in tr[:, L.T_ROW]],
         "a": tr[:, L.T_ROW + 1],
         "b": tr[:, L.T_ROW + 2],
         "c": tr[:, L.T_ROW + 3],

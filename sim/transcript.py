@@ -16,13 +16,13 @@ from .results import check_writable, publish
 from .rules import Variant
 from .runner import EngineError, Job, describe_error, make_job
 
-METHODS = {1: "pair", 2: "natural_wild", 3: "layoff"}
+METHODS = {L.TAKE_M1: "pair", L.TAKE_M2: "natural_wild", L.TAKE_M3: "layoff"}
 KINDS = {L.MK_RANK: "rank", L.MK_WILD: "wild", L.MK_BLACK3: "black3", L.MK_SEQ: "sequence"}
 
 
 def record(job: Job, game: int, n_events: int = 200_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play game `game` of the run with logging on: the same cards and choices as in `play`."""
-    from .engine.kernel import play_batch_nb
+    from .engine.game import play_batch_nb
     from .engine.state import new_state
     from .rules import pack
 
@@ -86,6 +86,8 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
                    "out_player": b if b >= 0 else None, "scores": scores, "totals": cards[ns * L.NC:]}
         elif t == L.EV_GAMEEND:
             yield {"event": "game_end", "totals": cards, "winner": p if p >= 0 else None, "capped": bool(a)}
+        else:
+            raise EngineError(f"unknown event code {t} in the log of game {game}")
 
 
 def write_transcript(variant: str | Variant, strategies: Sequence[str], seed: int, game: int,

@@ -9,6 +9,7 @@ from numba import njit
 
 from sim.engine.cards import is_black3_nb, is_wild_rank_nb, rank_of_nb
 from sim.engine.contract import (
+    ANSWER_YES,
     DP_ANSWER,
     DP_ASK,
     DP_DISCARD,
@@ -19,18 +20,25 @@ from sim.engine.contract import (
     F_RANK,
     F_TWO,
     F_VAL,
+    NCK,
     NMF,
     NR,
     O_ADD,
     O_ASK,
     O_BLACK3,
+    O_DISCARD,
     O_DRAW,
     O_END,
     O_NEW,
+    O_NO,
+    O_NOASK,
     O_STOP,
+    O_TAKE,
     O_YES,
     OB_ANSWER,
     OB_CANASTAS,
+    OB_CANK,
+    OB_DP,
     OB_FROZEN,
     OB_HANDS,
     OB_HN,
@@ -52,12 +60,15 @@ from sim.engine.contract import (
     OB_SCRATCH,
     OB_SIDE,
     OB_SMELDED,
+    R_CANASTA,
+    R_CANBONUS,
     R_CARDVAL,
     R_GO_CANASTAS,
-    R_MIX_BONUS,
-    R_NAT_BONUS,
     R_RED3TAB,
     R_SEAT_SIDE,
+    RK_JK,
+    TAKE_M2,
+    TAKE_M3,
 )
 from sim.engine.opening import max_meld_value_nb
 
@@ -90,11 +101,9 @@ def table_value_nb(R, obs, t):
     red threes (the cards still in hands are unknown)."""
     v = 0
     for m in range(obs[OB_NM + t]):
-        b = _meld_base_nb(obs, t, m)
-        v += obs[b + F_VAL]
-        wild = obs[b + F_TWO] + obs[b + F_JOK]
-        if obs[b + F_NAT] + wild >= 7:
-            v += R[R_NAT_BONUS] if wild == 0 else R[R_MIX_BONUS]
+        v += obs[_meld_base_nb(obs, t, m) + F_VAL]
+    for k in range(NCK):
+        v += obs[OB_CANK + t * NCK + k] * R[R_CANBONUS + k]
     v += R[R_RED3TAB + obs[OB_RED3 + t]]
     return v
 
@@ -103,7 +112,7 @@ def table_value_nb(R, obs, t):
 def may_go_out_nb(R, obs, prm):
     """The go_out knob: going out now is wanted (as soon as legal, or ahead by M, or threatened)."""
     m = prm[K_GO_OUT]
-    if m < 0 or obs[OB_ANSWER] == 1:
+    if m < 0 or obs[OB_ANSWER] == ANSWER_YES:
         return True
     s = obs[OB_SIDE]
     mine = obs[OB_SCORE + s] + table_value_nb(R, obs, s)
@@ -140,10 +149,10 @@ def _draw_score_nb(R, obs, o, prm):
     if obs[OB_MELDED] != 0 and pn < prm[K_MIN_PILE]:
         return -1.0
     v = 10.0 + 3.0 * pn
-    if o[1] == 3:
+    if o[1] == TAKE_M3:
         v += 4.0
-    elif o[1] == 2:
-        v -= 15.0 + (30.0 if o[2] == 13 else 0.0)
+    elif o[1] == TAKE_M2:
+        v -= 15.0 + (30.0 if o[2] == RK_JK else 0.0)
     return v
 
 
@@ -187,15 +196,15 @@ def _meld_score_nb(R, obs, o, prm, reachable, go_ok):
     mb = _meld_base_nb(obs, s, a)
     size = obs[mb + F_NAT] + obs[mb + F_TWO] + obs[mb + F_JOK]
     if b < 0:
-        if size == 6:
+        if size == R[R_CANASTA] - 1:
             return 340.0 + out
-        if style == MELD_ALL or size + obs[OB_HR + obs[mb + F_RANK]] >= 7:
+        if style == MELD_ALL or size + obs[OB_HR + obs[mb + F_RANK]] >= R[R_CANASTA]:
             return 40.0 + out
         return -10.0 + out  # hold the card back (three-card melds)
-    if size == 6:
-        return 150.0 - (10.0 if b == 13 else 0.0) + out
+    if size == R[R_CANASTA] - 1:
+        return 150.0 - (10.0 if b == RK_JK else 0.0) + out
     if free:
-        return 20.0 - (10.0 if b == 13 else 0.0) + out
+        return 20.0 - (10.0 if b == RK_JK else 0.0) + out
     return -20.0 + out
 
 
@@ -230,9 +239,28 @@ def _discard_score_nb(R, obs, k, prm, freeze_now):
     return TIER + v
 
 
+@njit(cache=True, inline="always")
+def known_option_nb(dp, t):
+    """The option kinds this strategy knows at each decision point; anything else is an error."""
+    if dp == DP_DRAW:
+        return t == O_DRAW or t == O_TAKE or t == O_END
+    if dp == DP_MELD:
+        return t == O_NEW or t == O_ADD or t == O_BLACK3 or t == O_STOP
+    if dp == DP_ASK:
+        return t == O_NOASK or t == O_ASK
+    if dp == DP_ANSWER:
+        return t == O_YES or t == O_NO
+    if dp == DP_DISCARD:
+        return t == O_DISCARD
+    return False
+
+
 @njit(cache=True)
 def heuristic_decide_nb(R, obs, opts, n, prm):
-    dp = obs[0]
+    dp = obs[OB_DP]
+    for i in range(n):
+        if not known_option_nb(dp, opts[i, 0]):
+            raise ValueError("heuristic strategy: unknown option kind at this decision point")
     best = 0
     bestv = -1e18
     reachable = True

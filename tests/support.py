@@ -6,16 +6,19 @@ import numpy as np
 
 from sim.cards import parse_cards, rank_class
 from sim.engine import layout as L
-from sim.engine.kernel import (
-    can_go_out_nb,
-    enum_meld_nb,
-    enum_take_nb,
-    score_hand_nb,
-)
+from sim.engine.goout import can_go_out_nb
 from sim.engine.layout import HC_LAID, SD_CUM, SD_MELDED, SD_RED3, SD_REQ
-from sim.engine.ops import canastas_nb, hadd_nb, meld_new_nb, meld_put_nb, requirement_nb
+from sim.engine.meld import enum_meld_nb
+from sim.engine.meldtable import canastas_nb, meld_new_nb, meld_put_nb
+from sim.engine.opening import requirement_nb
+from sim.engine.pile import enum_take_nb
+from sim.engine.score import score_hand_nb
 from sim.engine.state import State, new_state
+from sim.engine.table import hadd_nb
 from sim.rules import Variant, get_variant, pack
+
+NATURAL_KINGS = "KS KH KD KC KS KH KD"
+NATURAL_QUEENS = "QS QH QD QC QS QH QD"
 
 
 class Table:

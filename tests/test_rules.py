@@ -25,7 +25,7 @@ def test_section2_rows_for_the_classic_presets():
 
 
 def test_r10_requirement_table_in_python_and_kernel_agree():
-    from sim.engine.ops import requirement_nb
+    from sim.engine.opening import requirement_nb
 
     v = get_variant("classic-4p")
     R = pack(v)

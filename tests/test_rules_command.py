@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def normalised(key: str, value):
     """Equal meanings compare equal: method sets in any order, a red-three table whose last value
     repeats (the engine holds it for every larger count)."""
-    if key.startswith("pile_methods") or key == "untakeable_top":
+    if key.startswith(("pile_methods", "upcard_")) or key in ("untakeable_top", "freeze_on_discard",
+                                                             "block_on_discard"):
         return tuple(sorted(set(value)))
     if key == "red3_points":
         v = list(value)

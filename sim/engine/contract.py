@@ -8,9 +8,12 @@ strategy code, and a strategy reads only the arrays laid out here. A strategy is
 of the signature DECIDE_SIG; built-in and user strategies alike reach the engine as first-class
 function values, so the engine's compiled code never contains a strategy (docs/strategies.md).
 
-Plain integers: numba freezes module-level ints as compile-time constants, so these cost nothing in
-the kernels and are not "rules in globals" (every rule value lives in the packed rules array).
+The codes are IntEnums for the Python layers (names in traces and transcripts) and plain integer
+constants for the kernels: numba freezes module-level ints as compile-time constants, so these cost
+nothing there and are not "rules in globals" (every rule value lives in the packed rules array).
 """
+
+from enum import IntEnum
 
 from numba import types
 
@@ -24,10 +27,36 @@ RK_A, RK_2, RK_3, RK_JK = 0, 1, 2, 13
 SUIT_S, SUIT_H, SUIT_D, SUIT_C = 0, 1, 2, 3
 RED3_H, RED3_D = 9, 10  # 3H, 3D
 BLACK3_S, BLACK3_C = 8, 11  # 3S, 3C
+WILD_RANKS = (RK_2, RK_JK)  # the rank classes of wild cards, in the order options list them
 NPRM = 16  # knob slots per seat
 MAXOPT = 128  # legal options at one decision point
+SUITS = 4
+SUITED_KINDS = 52  # the card kinds of one 52-card deck (0 .. 51)
+MIN_MELD = 3  # cards in the smallest meld (every variant of the family)
+
+
+# Card classes: what freezes, blocks, covers an upcard or cannot be taken is a set of these (rules data)
+class CardClass(IntEnum):
+    WILD = 1
+    BLACK3 = 2
+    RED3 = 4
+
+
+CC_WILD, CC_BLACK3, CC_RED3 = int(CardClass.WILD), int(CardClass.BLACK3), int(CardClass.RED3)
+
+
+# Pile-taking methods (§0): M1 natural pair, M2 natural and wild, M3 lay-off
+class TakeMethod(IntEnum):
+    M1 = 1
+    M2 = 2
+    M3 = 3
+
+
+TAKE_M1, TAKE_M2, TAKE_M3 = int(TakeMethod.M1), int(TakeMethod.M2), int(TakeMethod.M3)
+MASK_M1, MASK_M2, MASK_M3 = 1 << (TAKE_M1 - 1), 1 << (TAKE_M2 - 1), 1 << (TAKE_M3 - 1)
 
 # Packed rules fields (int64 array) ---------------------------------------------------------------
+# Each is read by the one engine module of the rule it belongs to (tests/test_engine_layout.py).
 R_PLAYERS = 0
 R_NSIDES = 1
 R_HAND = 2
@@ -44,38 +73,65 @@ R_B3MIN = 12
 R_B3MAX = 13  # 0 = black-three melds never allowed
 R_MIN_NAT = 14
 R_MAX_WILD = 15
-R_NAT_BONUS = 16
-R_MIX_BONUS = 17
-R_ASK = 18  # 0 none, 1 ask the partner, 2 ask one partner of the asker's choice
+R_CANASTA = 16  # cards that make a canasta
+R_UPCARD_COVER = 17  # card classes (CC_*) covered when turned as the upcard; the pile is then frozen
+R_ASK = 18  # ASK_NONE, ASK_PARTNER or ASK_CHOOSE
 R_ONE_CARD = 19  # R-20
-R_EOS = 20  # end-of-stock rule: 0 = E-CLASSIC
+R_EOS = 20  # end-of-stock rule: EOS_CLASSIC
 R_LAST_R3_MELD = 21  # R-05 option last_red3_may_meld
 R_TARGET = 22
 R_TARGET_STRICT = 23  # 1: game ends when a score exceeds the target (House-003)
 R_MAX_TURNS = 24  # simulator safeguard per hand
 R_MAX_HANDS = 25  # simulator safeguard per game
-R_PM_UNFROZEN = 26  # bitmask of pile methods: 1 = M1, 2 = M2, 4 = M3
+R_PM_UNFROZEN = 26  # bitmask of pile methods: MASK_M1 | MASK_M2 | MASK_M3
 R_PM_FROZEN = 27
 R_PM_PREMELD = 28
-R_UNTAKE = 29  # bitmask of untakeable top cards: 1 wild, 2 black three
+R_UNTAKE = 29  # card classes that can never be taken from the top of the pile
 R_RED3_NEG = 30  # 1: red threes count negative when the side has no meld
 R_DEALER_DIR = 31  # +1 left, -1 right
 R_MAXM = 32  # meld rows per side
 R_MTAB_N = 33
 R_CONC_PARTNER_UNMELDED = 34  # R-13 option concealed_requires_partner_unmelded
+R_FREEZE_ON = 35  # card classes whose discard freezes the pile
+R_BLOCK_ON = 36  # card classes whose discard bars the next player from the pile (block_next)
+R_UPCARD_BLOCK = 37  # card classes that stay as the upcard and bar the first player (R-21)
 R_CARDVAL = 40  # 14 values, by rank class
 R_RED3TAB = 56  # red-three points for 0..8 threes held by a side (magnitude)
 R_MTAB_THR = 66  # up to 8 thresholds (ascending), first is "minus infinity"
 R_MTAB_REQ = 74
 R_SEAT_SIDE = 82  # side of each seat
-R_LEN = 96
+R_CANBONUS = 90  # [NCK] canasta bonus by canasta kind (CK_*)
+R_LEN = 98
 
-MASK_M1, MASK_M2, MASK_M3 = 1, 2, 4
-UNTAKE_WILD, UNTAKE_BLACK3 = 1, 2
 
-# Meld row fields -----------------------------------------------------------------------------------
-F_KIND = 0  # 0 empty, 1 rank meld, 2 wild meld, 3 black-three meld, 4 sequence
-F_RANK = 1
+class AskMode(IntEnum):
+    NONE = 0
+    PARTNER = 1  # ask the partner
+    CHOOSE = 2  # ask one partner of the asker's choice
+
+
+ASK_NONE, ASK_PARTNER, ASK_CHOOSE = int(AskMode.NONE), int(AskMode.PARTNER), int(AskMode.CHOOSE)
+
+
+class EndOfStock(IntEnum):
+    CLASSIC = 0  # E-CLASSIC
+
+
+EOS_CLASSIC = int(EndOfStock.CLASSIC)
+
+
+# Meld rows (melds[side, row, F_*]) and meld kinds -------------------------------------------------
+class MeldKind(IntEnum):
+    RANK = 1
+    WILD = 2
+    BLACK3 = 3
+    SEQUENCE = 4
+
+
+MK_RANK, MK_WILD, MK_BLACK3, MK_SEQ = (int(MeldKind.RANK), int(MeldKind.WILD), int(MeldKind.BLACK3),
+                                       int(MeldKind.SEQUENCE))
+F_KIND = 0  # MK_*, 0 empty
+F_RANK = 1  # rank class (RK_JK for a wild meld, RK_3 for black threes)
 F_NAT = 2
 F_TWO = 3
 F_JOK = 4
@@ -83,9 +139,73 @@ F_VAL = 5  # card value of the meld
 F_TURN = 6  # turn of the hand in which the meld was started
 F_PLAYER = 7  # seat that started it
 NMF = 8
-MK_RANK, MK_WILD, MK_BLACK3, MK_SEQ = 1, 2, 3, 4
+
+
+# Canasta kinds: a side's canastas are counted by kind (the bonus and the going-out rules read them)
+class CanastaKind(IntEnum):
+    NATURAL = 0
+    MIXED = 1
+
+
+CK_NATURAL, CK_MIXED = int(CanastaKind.NATURAL), int(CanastaKind.MIXED)
+NCK = 8  # room for the family's kinds (wild, sevens, small and big wild, ...)
+
+
+# Decision points (docs/strategies.md: D1-D15) ------------------------------------------------------
+class DecisionPoint(IntEnum):
+    DRAW = 1  # D1, D2, D14: draw or take the pile (and by which method), or end the hand at empty stock
+    MELD = 2  # D3-D6, D12, D13, D15: one meld action at a time, or stop
+    ASK = 3  # D10: ask a partner "may I go out?"
+    ANSWER = 4  # D11: answer the partner
+    DISCARD = 5  # D7-D9: which card to discard (wild = freeze, black three = block)
+
+
+DP_DRAW, DP_MELD, DP_ASK, DP_ANSWER, DP_DISCARD = (int(d) for d in DecisionPoint)
+DP_NAMES = {DP_DRAW: "draw-or-take", DP_MELD: "meld", DP_ASK: "ask-partner", DP_ANSWER: "answer-partner",
+            DP_DISCARD: "discard"}
+
+
+# Option rows (opts[i, 0..3]: kind, a, b, c) --------------------------------------------------------
+class Option(IntEnum):
+    DRAW = 1  # draw from the stock
+    TAKE = 2  # a = TAKE_M1 / TAKE_M2 / TAKE_M3, b = wild rank class used by M2 (RK_2 or RK_JK), else -1
+    END = 3  # end the hand instead of taking the pile at empty stock (E-CLASSIC step 2)
+    NEW = 4  # new meld: a = rank class, b = naturals (2 or 3), c = wild rank class or -1
+    ADD = 5  # add to meld row a: b = -1 one natural, else the wild rank class added
+    BLACK3 = 6  # meld a black threes (only when going out)
+    STOP = 7  # end the meld phase
+    NOASK = 8
+    ASK = 9  # a = partner seat
+    YES = 10
+    NO = 11
+    DISCARD = 12  # a = card kind
+
+
+(O_DRAW, O_TAKE, O_END, O_NEW, O_ADD, O_BLACK3, O_STOP, O_NOASK, O_ASK, O_YES, O_NO,
+ O_DISCARD) = (int(o) for o in Option)
+OPT_KIND, OPT_A, OPT_B, OPT_C = 0, 1, 2, 3  # the fields of an option row
+OPT_FIELDS = 4
+OPTION_NAMES = {int(o): o.name.lower().replace("noask", "no-ask") for o in Option}
+
+
+def option_name(kind: int) -> str:
+    """The name of an option kind; an unknown kind is an error, never a guess."""
+    if kind not in OPTION_NAMES:
+        raise ValueError(f"unknown option kind {kind}; known: {sorted(OPTION_NAMES)}")
+    return OPTION_NAMES[kind]
+
+
+class Answer(IntEnum):
+    NONE = 0
+    YES = 1  # the player must go out this turn
+    NO = 2  # the player may not go out this turn
+
+
+ANSWER_NONE, ANSWER_YES, ANSWER_NO = int(Answer.NONE), int(Answer.YES), int(Answer.NO)
 
 # Observation (obs, int64): what seat p sees at one decision (docs/strategies.md) -----------------
+# Named blocks at fixed places; later variants fill the blocks reserved for them (or the spare room)
+# so that nothing a strategy reads ever moves. The meld rows come last: their length is per variant.
 OB_DP = 0  # decision point, DP_*
 OB_SEAT = 1
 OB_SIDE = 2
@@ -99,7 +219,7 @@ OB_PILE_N = 9
 OB_PILE_TOP = 10  # card kind on top of the pile, -1 when empty
 OB_FROZEN = 11
 OB_BLOCKED = 12  # 1: this seat may not take the pile this turn (black three, block_next)
-OB_ANSWER = 13  # partner's answer this turn: 0 none, 1 yes (must go out), 2 no (may not)
+OB_ANSWER = 13  # partner's answer this turn: ANSWER_NONE, ANSWER_YES (must go out), ANSWER_NO (may not)
 OB_ASKER = 14  # at DP_ANSWER: the seat asking; else -1
 OB_PEND = 15  # value laid towards the initial meld this turn, -1 when the side is open
 OB_PRE = 16  # 1 while melding from hand before picking up the pile (opening via the pile)
@@ -111,47 +231,30 @@ OB_MELDED = 21  # own side has made its initial meld
 OB_HN = 22  # own hand size
 OB_DEALER = 23
 OB_MAXM = 24  # meld rows per side in OB_MELDS
+OB_TOP_TAKEN = 25  # the card this seat took by a top-card-only draw this turn; -1 (only House-001 has one)
+# 26 .. 31: spare scalars
 OB_HANDS = 32  # [MAXP] hand size of every seat
-OB_FEET = 40  # [MAXP] foot size of every seat (0 in variants without a foot)
+OB_FEET = 40  # [MAXP] cards in every seat's foot, kitty or morto still face down (0 without packets)
 OB_SCORE = 48  # [MAXS] cumulative score of every side before this hand
 OB_SMELDED = 56  # [MAXS] side has made its initial meld
 OB_SREQ = 64  # [MAXS] side's initial-meld requirement
 OB_RED3 = 72  # [MAXS] red threes laid out by the side
-OB_CANASTAS = 80  # [MAXS] completed canastas of the side
+OB_CANASTAS = 80  # [MAXS] completed canastas of the side, all kinds
 OB_NM = 88  # [MAXS] meld rows used by the side
-OB_HAND = 96  # [NK] own hand by card kind
+OB_PACKETS_TAKEN = 96  # [MAXP] 1 once the seat has picked up its packet (0 without packets)
+OB_SEAT_TURNS = 104  # [MAXP] turns each seat has played in this hand
+OB_CANK = 112  # [MAXS * NCK] completed canastas of each side by kind: OB_CANK + side * NCK + CK_*
+OB_SPARE = OB_CANK + MAXS * NCK  # 176 .. 239: room for the blocks later variants need
+OB_HAND = 240  # [NK] own hand by card kind
 OB_HR = OB_HAND + NK  # [NR] own hand by rank class
 OB_PILEK = OB_HR + NR  # [NK] the pile by card kind: every card seen going in since it was last taken
-OB_MOR = OB_PILEK + NK  # [MAXS * NR] row of the side's meld of each rank class, -1 none
+OB_MOR = OB_PILEK + NK  # [MAXS * NR] row of the side's open meld of each rank class, -1 none
 OB_MELDS = OB_MOR + MAXS * NR  # [MAXS * maxm * NMF] meld rows, see F_*
 OB_SCRATCH = 64  # free int64 slots after the melds, for a strategy's own working space
 
 
 def obs_len(maxm: int) -> int:
     return OB_MELDS + MAXS * maxm * NMF + OB_SCRATCH
-
-# Decision points (VARIANTS.md 6.1) ----------------------------------------------------------------
-DP_DRAW = 1  # D1, D2, D14: draw or take the pile (and by which method), or end the hand at empty stock
-DP_MELD = 2  # D3-D6, D13, D15: one meld action at a time, or stop
-DP_ASK = 3  # D10: ask a partner "may I go out?"
-DP_ANSWER = 4  # D11: answer the partner
-DP_DISCARD = 5  # D7-D9, D12: which card to discard (wild = freeze, black three = block)
-DP_NAMES = {DP_DRAW: "draw-or-take", DP_MELD: "meld", DP_ASK: "ask-partner", DP_ANSWER: "answer-partner",
-            DP_DISCARD: "discard"}
-
-# Option rows (opts[i, 0..3]) --------------------------------------------------------------------
-O_DRAW = 1  # draw from the stock
-O_TAKE = 2  # a = method (1 M1, 2 M2, 3 M3), b = wild rank class used by M2 (1 two, 13 joker)
-O_END = 3  # end the hand instead of taking the pile at empty stock (E-CLASSIC step 2)
-O_NEW = 4  # new meld: a = rank, b = naturals (2 or 3), c = wild rank class or -1
-O_ADD = 5  # add to meld row a: b = -1 one natural, else the wild rank class added
-O_BLACK3 = 6  # meld a black threes (only when going out)
-O_STOP = 7  # end the meld phase
-O_NOASK = 8
-O_ASK = 9  # a = partner seat
-O_YES = 10
-O_NO = 11
-O_DISCARD = 12  # a = card kind
 
 
 # The strategy function ---------------------------------------------------------------------------

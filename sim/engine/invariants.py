@@ -1,7 +1,13 @@
-"""VARIANTS.md §5.8 engine invariants, checked after every action when S.st[S_CHECK] is set."""
+"""The engine invariants (docs/rules.md section 6), checked after every action when S.st[S_CHECK] is
+set: the fuzz tests play thousands of random games of every preset with them on. A broken invariant
+stops the game with ERR_INVARIANT and its number (INV_*) in S_ERR_A."""
 
+from .cards import is_natural_meld_rank_nb, rank_of_nb
 from .jit import engine_jit
 from .layout import (
+    C_TOTAL,
+    CHECK_IN_TURN,
+    CHECK_SCORED,
     END_OUT,
     ERR_INVARIANT,
     F_JOK,
@@ -11,21 +17,30 @@ from .layout import (
     F_TWO,
     HC_N,
     HC_R,
+    INV_CARDS,
+    INV_EMPTY_HAND,
+    INV_MELD_VALID,
+    INV_ONE_MELD_PER_RANK,
+    INV_PILE_FLAGS,
+    INV_RED3,
+    INV_SCORES,
+    JOKER,
     MAXP,
     MK_BLACK3,
     MK_RANK,
-    NC,
+    NCK,
     NK,
     NR,
-    R_B3MAX,
-    R_B3MIN,
     R_DECKS,
     R_JOKERS,
-    R_MAX_WILD,
-    R_MIN_NAT,
     R_NSIDES,
     R_PACK,
     R_PLAYERS,
+    RED3_D,
+    RED3_H,
+    RK_2,
+    RK_3,
+    RK_JK,
     S_BLOCK,
     S_CHK,
     S_CUR,
@@ -37,16 +52,23 @@ from .layout import (
     S_OUT_PLAYER,
     S_PILE_N,
     S_STOCK_N,
+    SD_CAN,
     SD_COMP,
     SD_CUM,
     SD_CUM0,
+    SD_MOR,
+    SD_NCAN,
     SD_NM,
     SD_RED3,
 )
+from .meldtable import black3_meld_ok_nb, canasta_kind_nb, rank_meld_ok_nb
+
+SUITS = 4
 
 
 @engine_jit
 def _fail_nb(S, which, where):
+    """Record the first broken invariant and where it was checked."""
     if S.st[S_ERR] == 0:
         S.st[S_ERR] = ERR_INVARIANT
         S.st[S_ERR_A] = which
@@ -55,97 +77,104 @@ def _fail_nb(S, which, where):
 
 @engine_jit
 def check_nb(R, S, where):
-    """where: 0 inside a turn, 1 between turns, 2 after the hand was scored."""
+    """where: CHECK_IN_TURN, CHECK_BETWEEN_TURNS, or CHECK_SCORED (after the hand was scored)."""
     st = S.st
     n = R[R_PLAYERS]
     nsides = R[R_NSIDES]
-    # 1. card conservation, per rank class
+    # 1. card conservation, per rank class: stock + pile + hands + melds + red-three areas = the pack
     cnt = st[S_CHK:S_CHK + NR]
     cnt[:] = 0
     total = st[S_STOCK_N] + st[S_PILE_N]
     for i in range(st[S_STOCK_N]):
-        k = S.stock[i]
-        cnt[13 if k == 52 else k // 4] += 1
+        cnt[rank_of_nb(S.stock[i])] += 1
     for i in range(st[S_PILE_N]):
-        k = S.pile[i]
-        cnt[13 if k == 52 else k // 4] += 1
+        cnt[rank_of_nb(S.pile[i])] += 1
     for p in range(MAXP):
         hs = 0
         for k in range(NK):
             c = S.hand[p, k]
             if c < 0:
-                _fail_nb(S, 1, where)
-            cnt[13 if k == 52 else k // 4] += c
+                _fail_nb(S, INV_CARDS, where)
+            cnt[rank_of_nb(k)] += c
             hs += c
         if hs != S.hand[p, HC_N]:
-            _fail_nb(S, 1, where)
+            _fail_nb(S, INV_CARDS, where)
         for r in range(NR):
             h = 0
-            for s4 in range(4 if r < 13 else 0):
-                h += S.hand[p, r * 4 + s4]
-            if r == 13:
-                h = S.hand[p, 52]
+            if r == RK_JK:
+                h = S.hand[p, JOKER]
+            else:
+                for suit in range(SUITS):
+                    h += S.hand[p, r * SUITS + suit]
             if h != S.hand[p, HC_R + r]:
-                _fail_nb(S, 1, where)
+                _fail_nb(S, INV_CARDS, where)
         total += S.hand[p, HC_N]
     for s in range(nsides):
-        cnt[2] += S.side[s, SD_RED3]
+        cnt[RK_3] += S.side[s, SD_RED3]
         total += S.side[s, SD_RED3]
         for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             cnt[row[F_RANK]] += row[F_NAT]
-            cnt[1] += row[F_TWO]
-            cnt[13] += row[F_JOK]
+            cnt[RK_2] += row[F_TWO]
+            cnt[RK_JK] += row[F_JOK]
             total += row[F_NAT] + row[F_TWO] + row[F_JOK]
     if total != R[R_PACK]:
-        _fail_nb(S, 1, where)
-    for r in range(13):
-        if cnt[r] != 4 * R[R_DECKS]:
-            _fail_nb(S, 1, where)
-    if cnt[13] != R[R_JOKERS]:
-        _fail_nb(S, 1, where)
-    # 2. every meld valid; 3. one meld per rank per side
+        _fail_nb(S, INV_CARDS, where)
+    for r in range(NR):
+        if r != RK_JK and cnt[r] != SUITS * R[R_DECKS]:
+            _fail_nb(S, INV_CARDS, where)
+    if cnt[RK_JK] != R[R_JOKERS]:
+        _fail_nb(S, INV_CARDS, where)
+    # 2. every meld valid, and the canasta counts by kind agree with the table;
+    # 3. a rank meld is its side's open meld of the rank: one per rank while melds never close (R-16)
     for s in range(nsides):
-        seen = st[S_CHK + NR:S_CHK + 2 * NR]
-        seen[:] = 0
+        kinds = st[S_CHK + NR:S_CHK + NR + NCK]
+        kinds[:] = 0
         for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             w = row[F_TWO] + row[F_JOK]
-            size = row[F_NAT] + w
             if row[F_KIND] == MK_RANK:
-                if size < 3 or row[F_NAT] < R[R_MIN_NAT] or w > R[R_MAX_WILD] or row[F_RANK] == 2 \
-                        or row[F_RANK] == 1 or row[F_RANK] == 13:
-                    _fail_nb(S, 2, where)
-                seen[row[F_RANK]] += 1
-                if seen[row[F_RANK]] > 1:
-                    _fail_nb(S, 3, where)
+                if not rank_meld_ok_nb(R, row[F_NAT], w) or not is_natural_meld_rank_nb(row[F_RANK]):
+                    _fail_nb(S, INV_MELD_VALID, where)
+                if S.side[s, SD_MOR + row[F_RANK]] != m:
+                    _fail_nb(S, INV_ONE_MELD_PER_RANK, where)
             elif row[F_KIND] == MK_BLACK3:
-                if w != 0 or size < R[R_B3MIN] or size > R[R_B3MAX] or row[F_RANK] != 2:
-                    _fail_nb(S, 2, where)
+                if w != 0 or not black3_meld_ok_nb(R, row[F_NAT]) or row[F_RANK] != RK_3:
+                    _fail_nb(S, INV_MELD_VALID, where)
             else:
-                _fail_nb(S, 2, where)
+                _fail_nb(S, INV_MELD_VALID, where)
+            c = canasta_kind_nb(R, S, s, m)
+            if c >= 0:
+                kinds[c] += 1
+        ncan = 0
+        for c in range(NCK):
+            ncan += kinds[c]
+            if kinds[c] != S.side[s, SD_CAN + c]:
+                _fail_nb(S, INV_MELD_VALID, where)
+        if ncan != S.side[s, SD_NCAN]:
+            _fail_nb(S, INV_MELD_VALID, where)
     # 4. an empty hand only for the player who went out
-    if where != 0:
+    if where != CHECK_IN_TURN:
         for p in range(n):
             if S.hand[p, HC_N] == 0 and not (st[S_ENDED] == END_OUT and st[S_OUT_PLAYER] == p):
-                _fail_nb(S, 4, where)
-    # 5. pile flags
+                _fail_nb(S, INV_EMPTY_HAND, where)
+    # 5. pile flags: an empty pile is not frozen; block_next bars the player in turn or the next one
     if st[S_PILE_N] == 0 and st[S_FROZEN] != 0:
-        _fail_nb(S, 5, where)
+        _fail_nb(S, INV_PILE_FLAGS, where)
     b = st[S_BLOCK]
     if b >= 0 and b != st[S_CUR] and b != (st[S_CUR] + 1) % n:
-        _fail_nb(S, 5, where)
+        _fail_nb(S, INV_PILE_FLAGS, where)
     # 6. red threes never in a hand (nor in a meld: rank melds of threes are rejected above)
     for p in range(n):
-        if S.hand[p, 9] != 0 or S.hand[p, 10] != 0:
-            _fail_nb(S, 6, where)
+        if S.hand[p, RED3_H] != 0 or S.hand[p, RED3_D] != 0:
+            _fail_nb(S, INV_RED3, where)
     # 7. components add up; cumulative scores move only at the end of a hand
     for s in range(nsides):
-        if where == 2:
+        if where == CHECK_SCORED:
             t = 0
-            for c in range(NC - 1):
+            for c in range(C_TOTAL):
                 t += S.side[s, SD_COMP + c]
-            if t != S.side[s, SD_COMP + NC - 1] or S.side[s, SD_CUM] != S.side[s, SD_CUM0] + t:
-                _fail_nb(S, 7, where)
+            if t != S.side[s, SD_COMP + C_TOTAL] or S.side[s, SD_CUM] != S.side[s, SD_CUM0] + t:
+                _fail_nb(S, INV_SCORES, where)
         elif S.side[s, SD_CUM] != S.side[s, SD_CUM0]:
-            _fail_nb(S, 7, where)
+            _fail_nb(S, INV_SCORES, where)

@@ -1,12 +1,14 @@
 """The engine's own index layout: state arrays, events, result rows, errors; and, re-exported, the
 contract that strategies see (sim/engine/contract.py: rules, observation, decision points, options).
 
-Plain integers: numba freezes module-level ints as compile-time constants, so these cost nothing in
-the kernels and are not "rules in globals" (every rule value lives in the packed rules array).
+Plain integers for the kernels (numba freezes them as constants), IntEnums where the Python layers
+show the names. Few arrays, many columns: docs/performance.md says why.
 """
 
+from enum import IntEnum
+
 from .contract import *  # noqa: F403  (one namespace for the engine: layout.X is contract.X or the engine's own)
-from .contract import MAXS, NK, NMF, NR, OB_MELDS
+from .contract import MAXS, NCK, NK, NMF, NR, OB_MELDS
 
 # strategy functions in one run (built-in and user, each counted once). The table travels by value
 # through every call of the turn loop: 8 slots cost about 2% of baseline's speed against 4
@@ -22,7 +24,7 @@ S_PILE_N = 5
 S_FROZEN = 6
 S_BLOCK = 7  # seat barred from the pile by a black three (block_next), -1 none
 S_PILE_R3 = 8  # red threes buried in the pile (upcards)
-S_ENDED = 9  # 0 playing, else the hand-end reason
+S_ENDED = 9  # 0 playing, else the hand-end reason END_*
 S_OUT_PLAYER = 10
 S_CONCEALED = 11
 S_ERR = 12
@@ -39,7 +41,7 @@ S_YES = 22
 S_NHANDS = 23
 S_CAPPED_HANDS = 24
 S_LASTR3 = 25  # the last stock card was a red three: meld, no discard, hand ends (R-05)
-S_ANSWER = 26  # 0 none, 1 yes (must go out), 2 no (may not go out)
+S_ANSWER = 26  # the partner's answer this turn: ANSWER_NONE, ANSWER_YES, ANSWER_NO
 S_PEND = 27  # value of the pending initial meld this turn, -1 when none is pending
 S_PRE = 28  # 1 while melding from hand before picking up the pile (side unmelded)
 S_INCOMING = 29  # cards that will reach the hand when the pending pile is picked up
@@ -52,7 +54,7 @@ S_GAME = 35
 S_SEED = 36
 S_DEAL = 37
 S_TURNS_TOTAL = 38
-S_TOPV = 39  # value of T in the pending opening (for logging)
+# 39: free
 S_RNG = 40  # 4 words: play stream (strategies)
 S_DRNG = 44  # 4 words: deal stream (shuffles, first dealer)
 S_WINNER = 48
@@ -83,18 +85,23 @@ HC_N = HC_R + NR  # hand size
 HC_LAID = HC_N + 1  # the seat laid something on the table this hand (red threes aside)
 HC_FN = HC_N + 2  # the seat's strategy: its slot in the run's function table (MAXF)
 HC_FNB = HC_N + 3  # the slot of the strategy that decides where HC_FN returns DEFER, -1 none
-HC_LEN = HC_N + 4
+HC_TURNS = HC_N + 4  # turns the seat has played in this hand
+HC_PACKET = HC_N + 5  # cards in the seat's foot, kitty or morto still face down (no Classic preset has one)
+HC_LEN = HC_N + 6
 
 # Side table (side[s, c]) --------------------------------------------------------------------------
-SD_MOR = 0  # [NR] row of the side's open meld of a rank class, -1 none
+SD_MOR = 0  # [NR] row of the side's open meld of a rank class (the one that takes cards), -1 none.
+#             Several melds of one rank are rows of the table; only the open one is indexed here.
 SD_COMP = SD_MOR + NR  # [NC] score components of the last hand
-SD_NM = SD_COMP + 7  # meld rows used
+SD_CAN = SD_COMP + 7  # [NCK] completed canastas by kind (CK_*), kept up to date as cards are melded
+SD_NM = SD_CAN + NCK  # meld rows used
 SD_RED3 = SD_NM + 1  # red threes laid out
 SD_MELDED = SD_NM + 2  # initial meld made this hand
 SD_REQ = SD_NM + 3  # initial-meld requirement this hand
 SD_CUM = SD_NM + 4  # cumulative score
 SD_CUM0 = SD_NM + 5  # cumulative score at the start of the hand (invariant 7)
-SD_LEN = SD_NM + 6
+SD_NCAN = SD_NM + 6  # completed canastas of all kinds
+SD_LEN = SD_NM + 7
 
 # Decision trace rows (tr[i, 0..]) ----------------------------------------------------------------
 T_GAME, T_SEAT, T_DP, T_N, T_CHOICE, T_OPT0 = range(6)  # T_OPT0: first of the n option rows in tro
@@ -103,24 +110,52 @@ T_OBS = T_ROW + 4  # the observation
 
 
 # Score components (per side, per hand) ----------------------------------------------------------
-C_MELDED, C_CANASTAS, C_RED3, C_GOING_OUT, C_IN_HAND, C_OTHER, C_TOTAL = 0, 1, 2, 3, 4, 5, 6
-NC = 7
-assert SD_NM - SD_COMP == NC
+class Component(IntEnum):
+    MELDED = 0
+    CANASTAS = 1
+    RED_THREES = 2
+    GOING_OUT = 3
+    IN_HAND = 4
+    OTHER = 5
+    TOTAL = 6
+
+
+C_MELDED, C_CANASTAS, C_RED3, C_GOING_OUT, C_IN_HAND, C_OTHER, C_TOTAL = (int(c) for c in Component)
+NC = len(Component)
+assert SD_CAN - SD_COMP == NC
 COMPONENTS = ("melded", "canastas", "red_threes", "going_out", "in_hand", "other", "total")
 
 # Hand-end reasons -------------------------------------------------------------------------------
-END_OUT, END_STOCK, END_CAP = 1, 2, 3
-END_NAMES = {END_OUT: "out", END_STOCK: "stock", END_CAP: "cap"}
+class EndReason(IntEnum):
+    OUT = 1  # a player went out
+    STOCK = 2  # the stock ran out (E-CLASSIC), or the last card was a red three (R-05)
+    CAP = 3  # the simulator's turn cap (R-150)
+
+
+END_OUT, END_STOCK, END_CAP = (int(e) for e in EndReason)
+END_NAMES = {int(e): e.name.lower() for e in EndReason}
+
+# What a phase tells the turn ----------------------------------------------------------------------
+MELD_ON, MELD_OUT, MELD_ROLLED_BACK, MELD_PICKED_UP = 0, 1, 2, 3  # meld phase: go on to the discard;
+#   the hand is empty (out); a pending pile take was abandoned; the pending pile was picked up
+TAKE_DONE, TAKE_PENDING = 0, 1  # pile taken; or the side must first complete its initial meld
+
+# The invariants of docs/rules.md section 6 (S_ERR_A when one breaks) --------------------------------
+(INV_CARDS, INV_MELD_VALID, INV_ONE_MELD_PER_RANK, INV_EMPTY_HAND, INV_PILE_FLAGS, INV_RED3,
+ INV_SCORES, INV_GOING_OUT) = range(1, 9)
+CHECK_IN_TURN, CHECK_BETWEEN_TURNS, CHECK_SCORED = 0, 1, 2  # where a check runs
 
 # Errors -----------------------------------------------------------------------------------------
 ERR_CHOICE = 1  # a strategy returned an index outside the legal options
 ERR_INVARIANT = 2  # S_ERR_A holds the invariant number
 ERR_LOG_FULL = 3
 ERR_STUCK = 4  # no legal continuation (engine bug guard)
+ERR_RULE = 5  # a packed rule value the kernels do not play (rules.validate refuses it first)
 
 # Events (transcript) ----------------------------------------------------------------------------
 EV_DEAL, EV_RED3, EV_DRAW, EV_TAKE, EV_MELD, EV_ASK, EV_DISCARD, EV_GOOUT, EV_HANDEND, EV_GAMEEND = range(1, 11)
-EVF = 8  # type, player, a, b, c, card offset, card count, d
+EV_TYPE, EV_PLAYER, EV_A, EV_B, EV_C, EV_CARDS, EV_NCARDS, EV_D = range(8)  # the fields of an event row
+EVF = 8
 
 # Per-game result row -----------------------------------------------------------------------------
 G_GAME, G_DEAL, G_WINNER, G_NHANDS, G_CAPPED_HANDS, G_CAPPED_GAME, G_DECISIONS, G_TURNS = range(8)

@@ -1,17 +1,19 @@
-"""The observation: what one seat sees at the table when it decides (VARIANTS.md §6, DESIGN.md).
+"""The observation: what one seat sees at the table when it decides (§6, docs/strategies.md).
 
 A strategy is handed this array, never the state, so it cannot read another hand or the stock. The
 array is rebuilt from the state at every decision (tests/test_observation.py proves that hidden
-cards do not reach it). Layout: layout.OB_*; meaning: docs/strategies.md.
-"""
+cards do not reach it). Layout: the named blocks of contract.OB_*."""
 
 from .cards import side_of_nb
 from .jit import engine_jit
 from .layout import (
     HC_N,
+    HC_PACKET,
     HC_R,
+    HC_TURNS,
     MAXP,
     MAXS,
+    NCK,
     NK,
     NMF,
     NR,
@@ -19,6 +21,7 @@ from .layout import (
     OB_ASKER,
     OB_BLOCKED,
     OB_CANASTAS,
+    OB_CANK,
     OB_DEALER,
     OB_DP,
     OB_FEET,
@@ -36,6 +39,7 @@ from .layout import (
     OB_N,
     OB_NM,
     OB_NSIDES,
+    OB_PACKETS_TAKEN,
     OB_PEND,
     OB_PILE_N,
     OB_PILE_TOP,
@@ -47,11 +51,13 @@ from .layout import (
     OB_REQ,
     OB_SCORE,
     OB_SEAT,
+    OB_SEAT_TURNS,
     OB_SIDE,
     OB_SMELDED,
     OB_SREQ,
     OB_STOCK_N,
     OB_TOOK,
+    OB_TOP_TAKEN,
     OB_TURN,
     R_MAXM,
     R_NSIDES,
@@ -70,14 +76,15 @@ from .layout import (
     S_STOCK_N,
     S_TOOK,
     S_TURN,
+    SD_CAN,
     SD_CUM,
     SD_MELDED,
     SD_MOR,
+    SD_NCAN,
     SD_NM,
     SD_RED3,
     SD_REQ,
 )
-from .ops import canastas_nb
 from .rng import next_u32_nb
 
 
@@ -115,9 +122,12 @@ def observe_nb(R, S, p, dp, n):
     o[OB_HN] = S.hand[p, HC_N]
     o[OB_DEALER] = st[S_DEALER]
     o[OB_MAXM] = maxm
+    o[OB_TOP_TAKEN] = -1  # no top-card-only draw in the rank-meld presets so far
     for q in range(MAXP):
         o[OB_HANDS + q] = S.hand[q, HC_N]
-        o[OB_FEET + q] = 0
+        o[OB_FEET + q] = S.hand[q, HC_PACKET]
+        o[OB_PACKETS_TAKEN + q] = 0
+        o[OB_SEAT_TURNS + q] = S.hand[q, HC_TURNS]
     for k in range(NK):
         o[OB_HAND + k] = S.hand[p, k]
         o[OB_PILEK + k] = 0
@@ -133,6 +143,9 @@ def observe_nb(R, S, p, dp, n):
         o[OB_SMELDED + t] = S.side[t, SD_MELDED]
         o[OB_SREQ + t] = S.side[t, SD_REQ]
         o[OB_RED3 + t] = S.side[t, SD_RED3]
+        o[OB_CANASTAS + t] = S.side[t, SD_NCAN]
+        for c in range(NCK):
+            o[OB_CANK + t * NCK + c] = S.side[t, SD_CAN + c]
         nm = S.side[t, SD_NM]
         o[OB_NM + t] = nm
         for r in range(NR):
@@ -141,4 +154,3 @@ def observe_nb(R, S, p, dp, n):
         for m in range(nm):
             for f in range(NMF):
                 o[base + m * NMF + f] = S.melds[t, m, f]
-        o[OB_CANASTAS + t] = canastas_nb(S, t)

@@ -1,7 +1,43 @@
-"""The most card value a hand can lay this turn (feasibility of an initial meld, §1.6 step 2)."""
+"""The initial meld (§0, §1.6 step 2, §1.7): the minimum by the side's score (`initial_meld_table`,
+R-10), what a hand can reach this turn, and the concealed waiver of the minimum (R-13)."""
 
+from .cards import is_natural_meld_rank_nb, value_nb
 from .jit import engine_jit
-from .layout import R_CARDVAL, R_MAX_WILD, R_MIN_NAT
+from .layout import (
+    MIN_MELD,
+    NR,
+    R_CONC_WAIVE,
+    R_MTAB_N,
+    R_MTAB_REQ,
+    R_MTAB_THR,
+    RK_2,
+    RK_JK,
+    S_TOOK,
+    SD_MELDED,
+    SD_REQ,
+)
+from .meldtable import max_wilds_nb, min_naturals_nb
+
+
+@engine_jit
+def requirement_nb(R, score):
+    """Initial-meld minimum for a side whose cumulative score at the start of the hand is `score`."""
+    req = R[R_MTAB_REQ]
+    for i in range(R[R_MTAB_N]):
+        if score >= R[R_MTAB_THR + i]:
+            req = R[R_MTAB_REQ + i]
+    return req
+
+
+@engine_jit(inline="always")
+def opening_still_needed_nb(R, S, s, pend_after):
+    """Initial-meld value a going out must still lay: 0 once the side has melded, or when a player
+    goes out concealed after a stock draw (the R-13 waiver, `concealed_waives_minimum`)."""
+    if S.side[s, SD_MELDED] != 0 or pend_after >= S.side[s, SD_REQ]:
+        return 0
+    if R[R_CONC_WAIVE] != 0 and S.st[S_TOOK] == 0:
+        return 0
+    return S.side[s, SD_REQ] - pend_after
 
 
 @engine_jit
@@ -9,22 +45,23 @@ def max_meld_value_nb(R, h, trank, twilds, scratch):
     """Most value meldable from rank counts h, given an already started meld of rank `trank` (or -1)
     holding `twilds` wilds. Exact for rank-meld rules without a cap: wilds are placed jokers first,
     pairs are opened best first, and every k (number of pairs opened) is tried."""
-    maxw = R[R_MAX_WILD]
+    maxw = max_wilds_nb(R)
+    minnat = min_naturals_nb(R)
     base = 0
     slots = 0
     npairs = 0
-    for r in range(14):
-        if r == 1 or r == 2 or r == 13:
+    for r in range(NR):
+        if not is_natural_meld_rank_nb(r):
             continue
         n = h[r]
-        v = R[R_CARDVAL + r]
+        v = value_nb(R, r)
         if r == trank:
             base += n * v
             slots += maxw - twilds
-        elif n >= 3 and n >= R[R_MIN_NAT]:
+        elif n >= MIN_MELD and n >= minnat:
             base += n * v
             slots += maxw
-        elif n == 2 and R[R_MIN_NAT] <= 2 and maxw >= 1:
+        elif n == 2 and minnat <= 2 and maxw >= 1:
             # insert 2v into scratch, kept in descending order
             x = 2 * v
             j = npairs - 1
@@ -33,8 +70,8 @@ def max_meld_value_nb(R, h, trank, twilds, scratch):
                 j -= 1
             scratch[j + 1] = x
             npairs += 1
-    jok = h[13]
-    two = h[1]
+    jok = h[RK_JK]
+    two = h[RK_2]
     wilds = jok + two
     best = -1
     pairsum = 0
@@ -49,7 +86,7 @@ def max_meld_value_nb(R, h, trank, twilds, scratch):
             nw = wilds if wilds < s else s
             nj = jok if jok < nw else nw
             nt = nw - nj
-            tot = base + pairsum + nj * R[R_CARDVAL + 13] + nt * R[R_CARDVAL + 1]
+            tot = base + pairsum + nj * value_nb(R, RK_JK) + nt * value_nb(R, RK_2)
         if tot > best:
             best = tot
     return best

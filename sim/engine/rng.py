@@ -49,11 +49,13 @@ def seed_rng_nb(s, o, k0, k1, k2):
 
 @engine_jit(inline="always")
 def rotl32_nb(x, k):
+    """Rotate a 32-bit word left by k."""
     return ((x << k) | (x >> (32 - k))) & M32
 
 
 @engine_jit
 def next_u32_nb(s, o):
+    """The next 32 random bits of the stream at s[o:o+4]."""
     s0 = s[o]
     s1 = s[o + 1]
     s2 = s[o + 2]
@@ -77,8 +79,3 @@ def next_u32_nb(s, o):
 def below_nb(s, o, n):
     """Uniform integer in [0, n) for n < 2**31 (multiply-shift; bias below 2**-24 for card games)."""
     return (next_u32_nb(s, o) * n) >> 32
-
-
-@engine_jit
-def uniform_nb(s, o):
-    return next_u32_nb(s, o) * (1.0 / 4294967296.0)

@@ -7,7 +7,7 @@ import pytest
 
 from sim.cli import main
 from sim.engine import layout as L
-from sim.engine.kernel import play_batch_nb
+from sim.engine.game import play_batch_nb
 from sim.results import play
 from sim.runner import EngineError, make_job, run
 from sim.stats import paired_difference, win_rates

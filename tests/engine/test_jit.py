@@ -19,7 +19,7 @@ import pytest
 
 from sim.engine import jit
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_engine_never_imports_strategy_code():
@@ -74,7 +74,7 @@ def run_in(copy: Path, cache: Path, code: str) -> subprocess.CompletedProcess:
 
 PLAY_CLI = ("import sys; from sim.cli import main; "
             "sys.exit(main(['play', 'classic-4p', '-s', 'random', '--games', '4', '--seed', '1', '--quiet']))")
-PLAY_API = ("from sim.results import play; from sim.engine.kernel import play_batch_nb; "
+PLAY_API = ("from sim.results import play; from sim.engine.game import play_batch_nb; "
             "g = play('classic-4p', ['random'], games=4, seed=1).games; "
             "print('scores', g.score_0.tolist(), g.score_1.tolist()); "
             "print('misses', sum(play_batch_nb.stats.cache_misses.values()))")

@@ -12,8 +12,9 @@ from support import Table, strategy_table
 
 from sim.cards import parse_card
 from sim.engine import layout as L
-from sim.engine.kernel import do_take_nb, meld_phase_nb
 from sim.engine.layout import HC_FN, HC_N, SD_MELDED, SD_NM, SD_REQ
+from sim.engine.meld import meld_phase_nb
+from sim.engine.pile import apply_take_nb
 
 M1 = (1, -1)
 M2_TWO = (2, 1)
@@ -192,7 +193,7 @@ def test_premeld_take_that_cannot_leave_two_cards_rolls_back_to_a_draw():
     t = Table("classic-4p", scores=[0, 0]).hand(0, "KH KD AS AH AD").pile("7C KS").stock(10)
     assert t.take_options(0) == [M1]
     R, S = t.R, t.S
-    assert do_take_nb(R, S, 0, 1, -1) == 1  # pending: T + K K = 30 < 50
+    assert apply_take_nb(R, S, 0, L.TAKE_M1, -1) == L.TAKE_PENDING  # pending: T + K K = 30 < 50
     opts = t.meld_options(0)
     assert (L.O_NEW, 0, 3, -1) not in opts  # A A A would leave one card after the pickup
     assert opts == [(L.O_STOP, 0, 0, 0)]

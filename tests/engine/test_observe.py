@@ -12,11 +12,12 @@ import pytest
 from support import strategy_table
 
 from sim.engine import layout as L
-from sim.engine.kernel import deal_hand_nb, play_turn_nb
+from sim.engine.deal import deal_hand_nb
 from sim.engine.layout import HC_N, SD_CUM, SD_MELDED, SD_NM, SD_RED3, SD_REQ
 from sim.engine.observe import observe_nb
 from sim.engine.rng import seed_rng_nb
 from sim.engine.state import new_state
+from sim.engine.turn import play_turn_nb
 from sim.rules import get_variant, pack
 
 
@@ -99,6 +100,17 @@ def test_s6_observation_holds_what_the_seat_sees(variant):
         nm = int(S.side[s, SD_NM])
         base = L.OB_MELDS + s * int(R[L.R_MAXM]) * L.NMF
         assert np.array_equal(o[base:base + nm * L.NMF], S.melds[s, :nm].ravel())
+        # canastas by kind, counted from the rows a seat sees
+        rows = S.melds[s, :nm]
+        size = rows[:, L.F_NAT] + rows[:, L.F_TWO] + rows[:, L.F_JOK]
+        canasta = (size >= v.canasta_size) & (rows[:, L.F_KIND] != L.MK_BLACK3)
+        wild = rows[:, L.F_TWO] + rows[:, L.F_JOK] > 0
+        cank = o[L.OB_CANK + s * L.NCK:L.OB_CANK + (s + 1) * L.NCK]
+        assert (cank[L.CK_NATURAL], cank[L.CK_MIXED]) == ((canasta & ~wild).sum(), (canasta & wild).sum())
+        assert o[L.OB_CANASTAS + s] == canasta.sum()
+    turns = list(o[L.OB_SEAT_TURNS:L.OB_SEAT_TURNS + v.players])
+    assert sum(turns) == S.st[L.S_TURN] and max(turns) - min(turns) <= 1  # seats play in turn
+    assert o[L.OB_TOP_TAKEN] == -1 and not o[L.OB_FEET:L.OB_FEET + L.MAXP].any()
     # and another seat's view differs in the hand
     q = (p + 1) % v.players
     assert not np.array_equal(observe(R, S, q)[L.OB_HAND:L.OB_HAND + L.NK], o[L.OB_HAND:L.OB_HAND + L.NK])

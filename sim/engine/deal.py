@@ -1,0 +1,180 @@
+"""Shuffle, deal and red threes (§1.1-1.3): a new hand's table, the upcard (`upcard`, `upcard_cover`,
+`upcard_blocks`, R-21), EXPOSE-R3 with its replacements (§1.2, R-05). This module reads the deal's
+rules: `hand_size`, `decks`, `jokers_per_deck`."""
+
+from .cards import card_class_nb, is_red3_nb, side_of_nb
+from .jit import engine_jit
+from .layout import (
+    CC_RED3,
+    EV_B,
+    EV_DEAL,
+    HC_LAID,
+    HC_N,
+    HC_PACKET,
+    HC_R,
+    HC_TURNS,
+    JOKER,
+    MAXP,
+    MAXS,
+    NK,
+    NR,
+    R_DECKS,
+    R_HAND,
+    R_JOKERS,
+    R_NSIDES,
+    R_PACK,
+    R_PLAYERS,
+    R_UPCARD,
+    R_UPCARD_BLOCK,
+    R_UPCARD_COVER,
+    RED3_D,
+    RED3_H,
+    S_ASKS,
+    S_B3DISC,
+    S_BLOCK,
+    S_CONCEALED,
+    S_CUR,
+    S_DEAL,
+    S_DEALER,
+    S_DRNG,
+    S_ENDED,
+    S_FREEZES,
+    S_FROZEN,
+    S_HANDNO,
+    S_OUT_PLAYER,
+    S_PICKUPS,
+    S_PILE_N,
+    S_PILE_R3,
+    S_SEED,
+    S_STOCK_N,
+    S_TURN,
+    S_YES,
+    SD_CUM,
+    SD_CUM0,
+    SD_MELDED,
+    SD_RED3,
+    SD_REQ,
+    SUITED_KINDS,
+)
+from .log import log_nb, logc_nb
+from .meldtable import clear_side_melds_nb
+from .opening import requirement_nb
+from .rng import below_nb, seed_rng_nb
+from .table import hadd_nb, hdel_nb, lay_red3_nb, pile_push_nb, pop_stock_nb
+
+
+@engine_jit
+def expose_nb(R, S, p, k):
+    """EXPOSE-R3 (§1.2) for red three k already out of p's hand: laid out, replaced from the stock
+    while replacements are red threes. Returns 1 when a replacement was needed but the stock was
+    empty (R-05)."""
+    s = side_of_nb(R, p)
+    cur = k
+    while True:
+        ei = lay_red3_nb(S, p, cur, s)
+        if S.st[S_STOCK_N] == 0:
+            return 1
+        rep = pop_stock_nb(S)
+        if ei >= 0:
+            S.ev[ei, EV_B] = rep
+        if is_red3_nb(rep):
+            cur = rep
+            continue
+        hadd_nb(S, p, rep)
+        return 0
+
+
+@engine_jit
+def new_table_nb(R, S):
+    """Empty hands, melds, pile and per-hand counts; each side's minimum from its score (R-10)."""
+    st = S.st
+    for p in range(MAXP):
+        S.hand[p, HC_N] = 0
+        S.hand[p, HC_LAID] = 0
+        S.hand[p, HC_TURNS] = 0
+        S.hand[p, HC_PACKET] = 0
+        for k in range(NK):
+            S.hand[p, k] = 0
+        for r in range(NR):
+            S.hand[p, HC_R + r] = 0
+    for s in range(MAXS):
+        clear_side_melds_nb(S, s)
+        S.side[s, SD_RED3] = 0
+        S.side[s, SD_MELDED] = 0
+        S.side[s, SD_CUM0] = S.side[s, SD_CUM]
+        if s < R[R_NSIDES]:
+            S.side[s, SD_REQ] = requirement_nb(R, S.side[s, SD_CUM])
+    st[S_PILE_N] = 0
+    st[S_FROZEN] = 0
+    st[S_BLOCK] = -1
+    st[S_PILE_R3] = 0
+    st[S_ENDED] = 0
+    st[S_OUT_PLAYER] = -1
+    st[S_CONCEALED] = 0
+    st[S_TURN] = 0
+    st[S_PICKUPS] = 0
+    st[S_FREEZES] = 0
+    st[S_B3DISC] = 0
+    st[S_ASKS] = 0
+    st[S_YES] = 0
+
+
+@engine_jit
+def deal_hand_nb(R, S):
+    """Shuffle and deal (§1.1); turn the upcard (§1.3); expose red threes in turn order from the
+    player on the dealer's left, who plays first."""
+    st = S.st
+    n = R[R_PLAYERS]
+    new_table_nb(R, S)
+    # the shuffle depends on (seed, deal, hand) only, so rotated seatings see the same cards
+    seed_rng_nb(st, S_DRNG, st[S_SEED], st[S_DEAL], st[S_HANDNO])
+    i = 0
+    for _deck in range(R[R_DECKS]):
+        for k in range(SUITED_KINDS):
+            S.stock[i] = k
+            i += 1
+    for _j in range(R[R_JOKERS]):
+        S.stock[i] = JOKER
+        i += 1
+    pack = R[R_PACK]
+    for j in range(pack - 1, 0, -1):
+        x = below_nb(st, S_DRNG, j + 1)
+        t = S.stock[j]
+        S.stock[j] = S.stock[x]
+        S.stock[x] = t
+    st[S_STOCK_N] = pack
+    hs = R[R_HAND]
+    for p in range(n):
+        for _j in range(hs):
+            hadd_nb(S, p, pop_stock_nb(S))
+    first = (st[S_DEALER] + 1) % n
+    if R[R_UPCARD] != 0:
+        while True:
+            c = pop_stock_nb(S)
+            pile_push_nb(S, c)
+            cls = card_class_nb(c)
+            if cls & R[R_UPCARD_COVER]:
+                st[S_FROZEN] = 1  # covered by the next card, the pile frozen
+                if cls == CC_RED3:
+                    st[S_PILE_R3] += 1
+                continue
+            if cls & R[R_UPCARD_BLOCK]:
+                st[S_BLOCK] = first  # R-21: bars the first player only, no freeze
+            break
+    ei = log_nb(S, EV_DEAL, st[S_DEALER], hs, st[S_PILE_N], st[S_STOCK_N], st[S_HANDNO])
+    if ei >= 0:
+        for p in range(n):
+            # hands as dealt, in the order the cards came off the deck
+            for j in range(hs):
+                logc_nb(S, ei, S.stock[pack - 1 - (p * hs + j)])
+        for j in range(st[S_PILE_N]):
+            logc_nb(S, ei, S.pile[j])
+        for j in range(st[S_STOCK_N] - 1, -1, -1):
+            logc_nb(S, ei, S.stock[j])
+    for q in range(n):
+        p = (first + q) % n
+        for k in (RED3_H, RED3_D):
+            while S.hand[p, k] > 0:
+                hdel_nb(S, p, k)
+                expose_nb(R, S, p, k)
+    st[S_CUR] = first

@@ -1,0 +1,204 @@
+"""The meld phase (§1.4, §1.7): one meld action at a time (enumerate, apply), until the player stops.
+
+Melds laid while the side has not met its minimum are pending; the side has melded the moment they
+reach the requirement, and they are given back if the player stops short (rules-notes.md). Every
+action keeps a card to discard unless the player can go out after it (goout.step_ok_nb). Black
+threes are melded only when going out (R-15)."""
+
+from .cards import is_natural_meld_rank_nb, side_of_nb, value_nb
+from .decide import add_opt_nb, choose_nb
+from .goout import may_empty_hand_nb, step_ok_nb
+from .invariants import check_nb
+from .jit import engine_jit
+from .layout import (
+    ANSWER_YES,
+    CHECK_IN_TURN,
+    DP_MELD,
+    ERR_STUCK,
+    EV_MELD,
+    F_JOK,
+    F_KIND,
+    F_NAT,
+    F_PLAYER,
+    F_RANK,
+    F_TURN,
+    F_TWO,
+    HC_N,
+    HC_R,
+    MELD_ON,
+    MELD_OUT,
+    MELD_PICKED_UP,
+    MELD_ROLLED_BACK,
+    MIN_MELD,
+    MK_BLACK3,
+    MK_RANK,
+    NR,
+    O_ADD,
+    O_BLACK3,
+    O_NEW,
+    O_STOP,
+    OPT_A,
+    OPT_B,
+    OPT_C,
+    OPT_KIND,
+    RK_3,
+    S_ADDED_OLD,
+    S_ANSWER,
+    S_CHECK,
+    S_ERR,
+    S_INCOMING,
+    S_LAIDT,
+    S_LASTR3,
+    S_PEND,
+    S_PRE,
+    S_TURN,
+    SD_MELDED,
+    SD_MOR,
+    SD_REQ,
+    WILD_RANKS,
+)
+from .log import log_nb
+from .meldtable import (
+    black3_meld_max_nb,
+    black3_meld_min_nb,
+    canasta_size_nb,
+    canastas_nb,
+    lay_from_hand_nb,
+    max_wilds_nb,
+    meld_new_nb,
+    min_naturals_nb,
+)
+from .pile import pickup_nb, rollback_nb, snapshot_nb
+
+
+@engine_jit(inline="always")
+def enum_meld_nb(R, S, p):
+    """The legal meld actions of seat p now: start a rank meld (three naturals, or two and a wild),
+    add a natural or a wild to an open meld of the side, meld black threes when going out, or stop."""
+    st = S.st
+    hand = S.hand
+    side = S.side
+    melds = S.melds
+    s = side_of_nb(R, p)
+    h = S.hand[p, HC_N] + (st[S_INCOMING] if st[S_PRE] != 0 else 0)
+    ncan = canastas_nb(S, s)
+    maxw = max_wilds_nb(R)
+    minnat = min_naturals_nb(R)
+    last = canasta_size_nb(R) - 1  # one card short of a canasta
+    pend = st[S_PEND]
+    n = 0
+    for r in range(NR):
+        if not is_natural_meld_rank_nb(r):
+            continue
+        nat = hand[p, HC_R + r]
+        v = value_nb(R, r)
+        m = side[s, SD_MOR + r]
+        if m >= 0:
+            mw = melds[s, m, F_TWO] + melds[s, m, F_JOK]
+            size = melds[s, m, F_NAT] + mw
+            grows = 1 if size == last else 0
+            if nat >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows, pend + v, r, 1, 0, 0, 0, 0):
+                n = add_opt_nb(S, n, O_ADD, m, -1, 0)
+            if mw < maxw:
+                for wr in WILD_RANKS:
+                    if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
+                                                       pend + value_nb(R, wr), r, 0, 1, 0, wr, 1):
+                        n = add_opt_nb(S, n, O_ADD, m, wr, 0)
+        else:
+            if nat >= MIN_MELD and minnat <= MIN_MELD:  # a natural meld
+                if step_ok_nb(R, S, p, s, h - MIN_MELD, ncan, pend + MIN_MELD * v, r, MIN_MELD, 0, 1, 0, 0):
+                    n = add_opt_nb(S, n, O_NEW, r, MIN_MELD, -1)
+            if nat >= 2 and minnat <= 2 and maxw >= 1:
+                for wr in WILD_RANKS:
+                    if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - MIN_MELD, ncan,
+                                                       pend + 2 * v + value_nb(R, wr), r, 2, 1, 1, wr, 1):
+                        n = add_opt_nb(S, n, O_NEW, r, 2, wr)
+    b3 = hand[p, HC_R + RK_3]
+    b3max = black3_meld_max_nb(R)
+    if b3max > 0 and b3 >= black3_meld_min_nb(R) and st[S_PRE] == 0:
+        top = b3 if b3 < b3max else b3max
+        for c in range(black3_meld_min_nb(R), top + 1):
+            # only as part of going out (R-15): nothing but a final discard may remain
+            if h - c <= 1 and step_ok_nb(R, S, p, s, h - c, ncan, pend + c * value_nb(R, RK_3),
+                                         RK_3, 0, 0, 0, RK_3, c):
+                n = add_opt_nb(S, n, O_BLACK3, c, 0, 0)
+    if st[S_LASTR3] != 0:
+        n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
+    elif h <= 1 and st[S_PRE] == 0:
+        # stopping here means discarding the last card: that is going out, so it must be legal now
+        if may_empty_hand_nb(R, S, s, pend):
+            n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
+    elif st[S_ANSWER] != ANSWER_YES:
+        n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
+    return n
+
+
+@engine_jit(inline="always")
+def apply_meld_nb(R, S, p, i):
+    """Lay the meld action S.opts[i] (not O_STOP); the side has melded once the pending value
+    reaches its minimum."""
+    st = S.st
+    s = side_of_nb(R, p)
+    t = S.opts[i, OPT_KIND]
+    a = S.opts[i, OPT_A]
+    b = S.opts[i, OPT_B]
+    c = S.opts[i, OPT_C]
+    if t == O_NEW:
+        m = meld_new_nb(S, p, s, MK_RANK, a)
+        ei = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
+        value = lay_from_hand_nb(R, S, p, s, m, ei, a, b)
+        if c >= 0:
+            value += lay_from_hand_nb(R, S, p, s, m, ei, c, 1)
+    elif t == O_ADD:
+        m = a
+        if S.melds[s, m, F_TURN] != st[S_TURN] or S.melds[s, m, F_PLAYER] != p:
+            st[S_ADDED_OLD] = 1
+        ei = log_nb(S, EV_MELD, p, m, 0, S.melds[s, m, F_KIND], 0)
+        value = lay_from_hand_nb(R, S, p, s, m, ei, S.melds[s, m, F_RANK] if b < 0 else b, 1)
+    else:  # O_BLACK3
+        m = meld_new_nb(S, p, s, MK_BLACK3, RK_3)
+        ei = log_nb(S, EV_MELD, p, m, 1, MK_BLACK3, 0)
+        value = lay_from_hand_nb(R, S, p, s, m, ei, RK_3, a)
+    st[S_LAIDT] = 1
+    if st[S_PEND] >= 0:
+        st[S_PEND] += value
+        if st[S_PEND] >= S.side[s, SD_REQ]:
+            S.side[s, SD_MELDED] = 1
+            st[S_PEND] = -1
+
+
+@engine_jit
+def meld_phase_nb(R, S, F, p):
+    """Meld actions until the player stops. Returns MELD_ON (go on to the discard), MELD_OUT (the
+    hand is empty), MELD_ROLLED_BACK (a pending pile take was abandoned) or MELD_PICKED_UP (the
+    pending pile was picked up)."""
+    st = S.st
+    s = side_of_nb(R, p)
+    if S.side[s, SD_MELDED] == 0 and st[S_PRE] == 0:
+        snapshot_nb(R, S, p)
+        st[S_PEND] = 0
+    while True:
+        if S.hand[p, HC_N] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
+            return MELD_OUT  # e.g. the pile was taken with the last cards of the hand
+        n = enum_meld_nb(R, S, p)
+        if n == 0:
+            st[S_ERR] = ERR_STUCK
+            return MELD_ON
+        i = choose_nb(R, S, F, p, DP_MELD, n)
+        if st[S_ERR] != 0:
+            return MELD_ON
+        if S.opts[i, OPT_KIND] == O_STOP:
+            if st[S_PRE] != 0:
+                rollback_nb(R, S, p)
+                return MELD_ROLLED_BACK
+            if st[S_PEND] > 0 and (S.hand[p, HC_N] >= 2 or st[S_LASTR3] != 0):
+                # short of the minimum and not going out: the cards go back to the hand
+                rollback_nb(R, S, p)
+            st[S_PEND] = -1
+            return MELD_ON
+        apply_meld_nb(R, S, p, i)
+        if st[S_CHECK] != 0:
+            check_nb(R, S, CHECK_IN_TURN)
+        if st[S_PRE] != 0 and S.side[s, SD_MELDED] != 0:
+            pickup_nb(R, S, p)
+            return MELD_PICKED_UP

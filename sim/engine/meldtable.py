@@ -1,0 +1,195 @@
+"""The meld table and the meld rules (§1.4): composition, the canasta size, canastas by kind.
+
+A side's melds are rows of melds[side] (F_* fields); several melds of one rank may be rows, and
+side[s, SD_MOR + r] points at the open one, the meld of rank class r that takes more cards (in Classic
+every meld stays open: one per rank, R-16). Canastas are counted by kind (side[s, SD_CAN + CK_*]) as
+cards arrive, so no phase recounts the table. This module is the one that reads the composition rules
+(`min_naturals`, `max_wilds`, black-three meld sizes) and `canasta_size`; the meld phase, the searches
+and the scoring ask it."""
+
+from .cards import rank_of_nb, value_nb
+from .jit import engine_jit
+from .layout import (
+    CK_MIXED,
+    CK_NATURAL,
+    F_JOK,
+    F_KIND,
+    F_NAT,
+    F_PLAYER,
+    F_RANK,
+    F_TURN,
+    F_TWO,
+    F_VAL,
+    MIN_MELD,
+    MK_BLACK3,
+    MK_RANK,
+    MK_WILD,
+    NCK,
+    NMF,
+    NR,
+    R_B3MAX,
+    R_B3MIN,
+    R_CANASTA,
+    R_MAX_WILD,
+    R_MIN_NAT,
+    RK_2,
+    RK_JK,
+    S_TURN,
+    SD_CAN,
+    SD_MOR,
+    SD_NCAN,
+    SD_NM,
+)
+from .log import logc_nb
+from .table import htake_rank_nb
+
+# The rules of meld composition -------------------------------------------------------------------
+
+
+@engine_jit(inline="always")
+def min_naturals_nb(R):
+    """Fewest naturals in a rank meld (`min_naturals`, R-14)."""
+    return R[R_MIN_NAT]
+
+
+@engine_jit(inline="always")
+def max_wilds_nb(R):
+    """Most wilds in a rank meld (`max_wilds`, R-14)."""
+    return R[R_MAX_WILD]
+
+
+@engine_jit(inline="always")
+def canasta_size_nb(R):
+    """Cards that make a canasta (`canasta_size`)."""
+    return R[R_CANASTA]
+
+
+@engine_jit(inline="always")
+def black3_meld_min_nb(R):
+    """Fewest black threes in a going-out meld (R-15)."""
+    return R[R_B3MIN]
+
+
+@engine_jit(inline="always")
+def black3_meld_max_nb(R):
+    """Most black threes in a going-out meld; 0 when the variant has none (R-15)."""
+    return R[R_B3MAX]
+
+
+@engine_jit(inline="always")
+def black3_meld_ok_nb(R, count):
+    """`count` black threes make a legal going-out meld (R-15)."""
+    return R[R_B3MAX] > 0 and R[R_B3MIN] <= count <= R[R_B3MAX]
+
+
+@engine_jit(inline="always")
+def rank_meld_ok_nb(R, naturals, wilds):
+    """A rank meld of `naturals` natural cards and `wilds` wild cards is valid (§1.4, R-14)."""
+    return naturals + wilds >= MIN_MELD and naturals >= R[R_MIN_NAT] and wilds <= R[R_MAX_WILD]
+
+
+# Rows ------------------------------------------------------------------------------------------
+
+
+@engine_jit(inline="always")
+def msize_nb(S, s, m):
+    """Cards in meld m of side s."""
+    row = S.melds[s, m]
+    return row[F_NAT] + row[F_TWO] + row[F_JOK]
+
+
+@engine_jit(inline="always")
+def canasta_kind_nb(R, S, s, m):
+    """The canasta kind of meld m of side s (CK_*), or -1 if it is no canasta."""
+    row = S.melds[s, m]
+    if row[F_KIND] == MK_BLACK3:
+        return -1
+    if row[F_NAT] + row[F_TWO] + row[F_JOK] < R[R_CANASTA]:
+        return -1
+    return CK_NATURAL if row[F_TWO] + row[F_JOK] == 0 else CK_MIXED
+
+
+@engine_jit(inline="always")
+def canastas_nb(S, s):
+    """Completed canastas of side s, all kinds."""
+    return S.side[s, SD_NCAN]
+
+
+@engine_jit
+def meld_new_nb(S, p, s, kind, rank):
+    """Start a meld row for side s, laid by seat p this turn; it becomes the open meld of its rank."""
+    m = S.side[s, SD_NM]
+    S.side[s, SD_NM] = m + 1
+    row = S.melds[s, m]
+    for f in range(NMF):
+        row[f] = 0
+    row[F_KIND] = kind
+    row[F_RANK] = rank
+    row[F_TURN] = S.st[S_TURN]
+    row[F_PLAYER] = p
+    if kind == MK_RANK or kind == MK_WILD:
+        S.side[s, SD_MOR + rank] = m
+    return m
+
+
+@engine_jit(inline="always")
+def meld_put_nb(R, S, s, m, k):
+    """Put card k (already out of any hand or pile) into meld m of side s, keeping the side's
+    canasta counts by kind (a wild added to a natural canasta makes it mixed)."""
+    before = canasta_kind_nb(R, S, s, m)
+    r = rank_of_nb(k)
+    row = S.melds[s, m]
+    if r == RK_2:
+        row[F_TWO] += 1
+    elif r == RK_JK:
+        row[F_JOK] += 1
+    else:
+        row[F_NAT] += 1
+    row[F_VAL] += value_nb(R, r)
+    after = canasta_kind_nb(R, S, s, m)
+    if after != before:
+        if before >= 0:
+            S.side[s, SD_CAN + before] -= 1
+            S.side[s, SD_NCAN] -= 1
+        S.side[s, SD_CAN + after] += 1
+        S.side[s, SD_NCAN] += 1
+
+
+@engine_jit
+def clear_side_melds_nb(S, s):
+    """A side with no melds (a new hand, §1.1)."""
+    S.side[s, SD_NM] = 0
+    S.side[s, SD_NCAN] = 0
+    for c in range(NCK):
+        S.side[s, SD_CAN + c] = 0
+    for r in range(NR):
+        S.side[s, SD_MOR + r] = -1
+
+
+@engine_jit
+def truncate_melds_nb(R, S, s, nm):
+    """Drop the side's meld rows from row nm on (a pending opening given back, §1.7): the open-meld
+    index and the canasta counts are rebuilt from the rows that stay."""
+    clear_side_melds_nb(S, s)
+    S.side[s, SD_NM] = nm
+    for m in range(nm):
+        row = S.melds[s, m]
+        if row[F_KIND] == MK_RANK or row[F_KIND] == MK_WILD:
+            S.side[s, SD_MOR + row[F_RANK]] = m
+        c = canasta_kind_nb(R, S, s, m)
+        if c >= 0:
+            S.side[s, SD_CAN + c] += 1
+            S.side[s, SD_NCAN] += 1
+
+
+@engine_jit(inline="always")
+def lay_from_hand_nb(R, S, p, s, m, ei, r, count):
+    """Move `count` cards of rank class r from p's hand into meld m of side s, logging them in event
+    ei; returns their value (it counts towards an initial meld)."""
+    value = 0
+    for _ in range(count):
+        k = htake_rank_nb(S, p, r)
+        meld_put_nb(R, S, s, m, k)
+        logc_nb(S, ei, k)
+        value += value_nb(R, r)
+    return value

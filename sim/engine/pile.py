@@ -1,0 +1,280 @@
+"""Taking the discard pile (§1.6): the legal takes (enumerate), the take itself (apply), the pickup,
+and the pending opening of a side that has not melded (snapshot and rollback, §1.7). This module
+reads the pile rules: `pile_methods_*`, `untakeable_top`, `one_card_pile_rule` (R-20)."""
+
+from .cards import card_class_nb, is_natural_meld_rank_nb, is_red3_nb, rank_of_nb, side_of_nb, value_nb
+from .decide import add_opt_nb
+from .goout import take_ok_nb
+from .jit import engine_jit
+from .layout import (
+    EV_MELD,
+    EV_TAKE,
+    F_JOK,
+    F_PLAYER,
+    F_TURN,
+    F_TWO,
+    HC_N,
+    HC_R,
+    MASK_M1,
+    MASK_M2,
+    MASK_M3,
+    MAXP,
+    MIN_MELD,
+    MK_RANK,
+    NK,
+    NR,
+    O_TAKE,
+    R_ONE_CARD,
+    R_PM_FROZEN,
+    R_PM_PREMELD,
+    R_PM_UNFROZEN,
+    R_UNTAKE,
+    S_ADDED_OLD,
+    S_BLOCK,
+    S_EV_N,
+    S_EVC_N,
+    S_FROZEN,
+    S_INCOMING,
+    S_LAIDT,
+    S_PEND,
+    S_PICKUPS,
+    S_PILE_N,
+    S_PILE_R3,
+    S_PRE,
+    S_SNAP_EV,
+    S_SNAP_EVC,
+    S_SNAP_FROZEN,
+    S_SNAP_NM,
+    S_SNAP_PILE,
+    S_SNAP_PILE_R3,
+    S_TOOK,
+    S_TURN,
+    S_WORK,
+    SD_MELDED,
+    SD_MOR,
+    SD_NM,
+    SD_REQ,
+    TAKE_DONE,
+    TAKE_M1,
+    TAKE_M2,
+    TAKE_M3,
+    TAKE_PENDING,
+    WILD_RANKS,
+)
+from .log import log_nb, logc_nb
+from .meldtable import (
+    canasta_size_nb,
+    canastas_nb,
+    lay_from_hand_nb,
+    max_wilds_nb,
+    meld_new_nb,
+    meld_put_nb,
+    min_naturals_nb,
+    msize_nb,
+    truncate_melds_nb,
+)
+from .opening import max_meld_value_nb
+from .table import hadd_nb, lay_red3_nb
+
+
+@engine_jit
+def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
+    """A take by an unmelded side: T and its method cards (worth `tmeld`) plus other hand melds
+    (at most `best` in all) must reach the minimum, and the hand left after the pickup must be
+    playable. When T's meld alone suffices the pile is picked up at once, so the going-out check
+    of a melded side applies; otherwise at least one more hand card must be melded before the
+    pickup, which must still leave two (the meld phase enforces the exact rule and rolls the take
+    back to a stock draw if the player stops short)."""
+    req = S.side[s, SD_REQ]
+    if best < req:
+        return False
+    if tmeld >= req:
+        if h_after >= 2:
+            return True
+        return take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, canastas_nb(S, s))
+    return h_after >= MIN_MELD  # T's meld was short: one more hand meld, and two cards kept
+
+
+@engine_jit(inline="always")
+def enum_take_nb(R, S, p, n):
+    """Append to S.opts the legal ways for p to take the pile (O_TAKE, method, wild rank)."""
+    st = S.st
+    pn = st[S_PILE_N]
+    if pn == 0 or st[S_BLOCK] == p:
+        return n
+    top = S.pile[pn - 1]
+    if card_class_nb(top) & R[R_UNTAKE]:
+        return n
+    r = rank_of_nb(top)
+    if not is_natural_meld_rank_nb(r):
+        return n  # T must start or join a rank meld
+    h = S.hand[p, HC_N]
+    if R[R_ONE_CARD] != 0 and h == 1 and pn == 1:
+        return n  # R-20
+    s = side_of_nb(R, p)
+    melded = S.side[s, SD_MELDED] != 0
+    if not melded:
+        mask = R[R_PM_PREMELD]
+    elif st[S_FROZEN] != 0:
+        mask = R[R_PM_FROZEN]
+    else:
+        mask = R[R_PM_UNFROZEN]
+    nat = S.hand[p, HC_R + r]
+    incoming = pn - 1 - st[S_PILE_R3]
+    m = S.side[s, SD_MOR + r]
+    msz = 0
+    mw = 0
+    if m >= 0:
+        msz = msize_nb(S, s, m)
+        mw = S.melds[s, m, F_TWO] + S.melds[s, m, F_JOK]
+    ncan = canastas_nb(S, s)
+    csize = canasta_size_nb(R)
+    tv = value_nb(R, r)
+    w = S.st[S_WORK:]
+    # M1: T with two naturals of its rank
+    if (mask & MASK_M1) and nat >= 2:
+        if not melded:
+            for x in range(NR):
+                w[x] = S.hand[p, HC_R + x]
+            w[r] -= 2
+            tmeld = MIN_MELD * tv
+            best = tmeld + max_meld_value_nb(R, w[0:NR], r, 0, w[NR:2 * NR])
+            if premeld_take_ok_nb(R, S, p, s, r, 2, -1, tmeld, best, h - 2 + incoming):
+                n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
+        else:
+            nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
+            if take_ok_nb(R, S, p, s, r, 2, -1, h - 2 + incoming, nc):
+                n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
+    # M2: T with one natural and one wild
+    if (mask & MASK_M2) and nat >= 1 and min_naturals_nb(R) <= 2:
+        for wr in WILD_RANKS:
+            if S.hand[p, HC_R + wr] == 0 or mw + 1 > max_wilds_nb(R):
+                continue
+            if not melded:
+                for x in range(NR):
+                    w[x] = S.hand[p, HC_R + x]
+                w[r] -= 1
+                w[wr] -= 1
+                tmeld = 2 * tv + value_nb(R, wr)
+                best = tmeld + max_meld_value_nb(R, w[0:NR], r, 1, w[NR:2 * NR])
+                if premeld_take_ok_nb(R, S, p, s, r, 1, wr, tmeld, best, h - 2 + incoming):
+                    n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
+            else:
+                nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
+                if take_ok_nb(R, S, p, s, r, 1, wr, h - 2 + incoming, nc):
+                    n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
+    # M3: T laid off on the side's meld of its rank
+    if (mask & MASK_M3) and melded and m >= 0:
+        nc = ncan + (1 if msz < csize and msz + 1 >= csize else 0)
+        if take_ok_nb(R, S, p, s, r, 0, -1, h + incoming, nc):
+            n = add_opt_nb(S, n, O_TAKE, TAKE_M3, -1, 0)
+    return n
+
+
+@engine_jit
+def snapshot_nb(R, S, p):
+    """Remember what a pending initial meld may have to give back (§1.6-1.7, rolled back if short)."""
+    st = S.st
+    for k in range(NK):
+        S.hand[MAXP, k] = S.hand[p, k]
+    st[S_SNAP_EV] = st[S_EV_N]
+    st[S_SNAP_EVC] = st[S_EVC_N]
+    st[S_SNAP_PILE] = st[S_PILE_N]
+    st[S_SNAP_FROZEN] = st[S_FROZEN]
+    st[S_SNAP_PILE_R3] = st[S_PILE_R3]
+    st[S_SNAP_NM] = S.side[side_of_nb(R, p), SD_NM]
+
+
+@engine_jit
+def rollback_nb(R, S, p):
+    """Give a pending opening back: the hand, the side's melds, the pile and the log as they were."""
+    st = S.st
+    s = side_of_nb(R, p)
+    hn = 0
+    for r in range(NR):
+        S.hand[p, HC_R + r] = 0
+    for k in range(NK):
+        c = S.hand[MAXP, k]
+        S.hand[p, k] = c
+        S.hand[p, HC_R + rank_of_nb(k)] += c
+        hn += c
+    S.hand[p, HC_N] = hn
+    truncate_melds_nb(R, S, s, st[S_SNAP_NM])
+    st[S_EV_N] = st[S_SNAP_EV]
+    st[S_EVC_N] = st[S_SNAP_EVC]
+    st[S_PILE_N] = st[S_SNAP_PILE]
+    st[S_FROZEN] = st[S_SNAP_FROZEN]
+    st[S_PILE_R3] = st[S_SNAP_PILE_R3]
+    st[S_PEND] = -1
+    st[S_PRE] = 0
+    st[S_INCOMING] = 0
+    st[S_TOOK] = 0
+    st[S_LAIDT] = 0
+
+
+@engine_jit
+def pickup_nb(R, S, p):
+    """Steps 4-5 of TAKE-PILE: the rest of the pile goes to the hand; red threes are laid out
+    without replacement (§1.2); the pile starts afresh, unfrozen and unblocked."""
+    st = S.st
+    s = side_of_nb(R, p)
+    for i in range(st[S_PILE_N]):
+        c = S.pile[i]
+        if is_red3_nb(c):
+            lay_red3_nb(S, p, c, s)
+        else:
+            hadd_nb(S, p, c)
+    st[S_PILE_N] = 0
+    st[S_FROZEN] = 0
+    st[S_BLOCK] = -1
+    st[S_PILE_R3] = 0
+    st[S_PRE] = 0
+    st[S_INCOMING] = 0
+    st[S_PICKUPS] += 1
+
+
+@engine_jit
+def apply_take_nb(R, S, p, method, wr):
+    """Meld T by the chosen method (step 3). Returns TAKE_PENDING when the side must still complete
+    its initial meld from hand before the pile may be picked up, else TAKE_DONE."""
+    st = S.st
+    s = side_of_nb(R, p)
+    melded = S.side[s, SD_MELDED] != 0
+    if not melded:
+        snapshot_nb(R, S, p)
+    pn = st[S_PILE_N]
+    ei = log_nb(S, EV_TAKE, p, method, 0, 0, 0)
+    for i in range(pn):
+        logc_nb(S, ei, S.pile[i])
+    top = S.pile[pn - 1]
+    st[S_PILE_N] = pn - 1
+    r = rank_of_nb(top)
+    m = S.side[s, SD_MOR + r]
+    new = 0
+    if m < 0:
+        m = meld_new_nb(S, p, s, MK_RANK, r)
+        new = 1
+    elif S.melds[s, m, F_TURN] != st[S_TURN] or S.melds[s, m, F_PLAYER] != p:
+        st[S_ADDED_OLD] = 1
+    em = log_nb(S, EV_MELD, p, m, new, MK_RANK, 0)
+    meld_put_nb(R, S, s, m, top)
+    logc_nb(S, em, top)
+    value = value_nb(R, r)
+    if method == TAKE_M1:
+        value += lay_from_hand_nb(R, S, p, s, m, em, r, 2)
+    elif method == TAKE_M2:
+        value += lay_from_hand_nb(R, S, p, s, m, em, r, 1) + lay_from_hand_nb(R, S, p, s, m, em, wr, 1)
+    st[S_TOOK] = 1
+    st[S_LAIDT] = 1
+    if not melded:
+        st[S_PEND] = value
+        if value >= S.side[s, SD_REQ]:
+            S.side[s, SD_MELDED] = 1
+            st[S_PEND] = -1
+            pickup_nb(R, S, p)
+            return TAKE_DONE
+        st[S_PRE] = 1
+        st[S_INCOMING] = st[S_PILE_N] - st[S_PILE_R3]
+        return TAKE_PENDING
+    pickup_nb(R, S, p)
+    return TAKE_DONE

@@ -1,0 +1,82 @@
+"""Scoring a hand (§1.11, §3.1 scoring): every component in points, per side (docs/rules.md 2.7).
+This module reads the bonus and red-three rules (`canasta_bonus_*`, `red3_points`,
+`red3_negative_if_no_meld`, `going_out_bonus`, `concealed_total`)."""
+
+from .cards import side_of_nb
+from .jit import engine_jit
+from .layout import (
+    C_CANASTAS,
+    C_GOING_OUT,
+    C_IN_HAND,
+    C_MELDED,
+    C_OTHER,
+    C_RED3,
+    C_TOTAL,
+    END_OUT,
+    F_VAL,
+    NCK,
+    R_CANBONUS,
+    R_CONC_BONUS,
+    R_GO_BONUS,
+    R_NSIDES,
+    R_PLAYERS,
+    R_RED3_NEG,
+    R_RED3TAB,
+    S_CONCEALED,
+    S_ENDED,
+    S_OUT_PLAYER,
+    SD_CAN,
+    SD_COMP,
+    SD_CUM,
+    SD_NM,
+    SD_RED3,
+)
+from .table import hand_value_nb
+
+RED3_TABLE = 9  # red-three points for 0 .. 8 threes; more count as 8
+
+
+@engine_jit(inline="always")
+def concealed_bonus_nb(R):
+    """The whole bonus for going out concealed (200 in Classic, R-13), 0 where there is none."""
+    return R[R_CONC_BONUS]
+
+
+@engine_jit(inline="always")
+def red3_points_nb(R, S, s):
+    """Side s's red threes (`red3_points`): negative when it has melded nothing (R-12, R-19)."""
+    k = S.side[s, SD_RED3]
+    v = R[R_RED3TAB + (k if k < RED3_TABLE else RED3_TABLE - 1)]
+    if S.side[s, SD_NM] == 0 and R[R_RED3_NEG] != 0:
+        return -v  # a side that has melded nothing pays for its red threes (R-12)
+    return v
+
+
+@engine_jit
+def score_hand_nb(R, S):
+    """Each side's components for the hand just ended, and its cumulative score."""
+    st = S.st
+    out = st[S_OUT_PLAYER] if st[S_ENDED] == END_OUT else -1
+    for s in range(R[R_NSIDES]):
+        melded = 0
+        for m in range(S.side[s, SD_NM]):
+            melded += S.melds[s, m, F_VAL]
+        can = 0
+        for k in range(NCK):
+            can += S.side[s, SD_CAN + k] * R[R_CANBONUS + k]
+        go = 0
+        if out >= 0 and side_of_nb(R, out) == s:
+            go = R[R_CONC_BONUS] if st[S_CONCEALED] != 0 else R[R_GO_BONUS]
+        inh = 0
+        for p in range(R[R_PLAYERS]):
+            if side_of_nb(R, p) == s:
+                inh -= hand_value_nb(R, S, p)
+        c = S.side[s, SD_COMP:SD_COMP + C_TOTAL + 1]
+        c[C_MELDED] = melded
+        c[C_CANASTAS] = can
+        c[C_RED3] = red3_points_nb(R, S, s)
+        c[C_GOING_OUT] = go
+        c[C_IN_HAND] = inh
+        c[C_OTHER] = 0
+        c[C_TOTAL] = melded + can + c[C_RED3] + go + inh
+        S.side[s, SD_CUM] += c[C_TOTAL]

@@ -1,0 +1,48 @@
+"""The end of the stock (§1.10). E-CLASSIC (R-05, R-06): once the stock is empty, each player must
+take the pile when its top card can be laid off on the side's meld (M3) and may take it by any other
+legal method; a player who cannot or will not take it ends the hand. A red three drawn as the last
+card, or needing a replacement from an empty stock, ends the hand after the player may meld
+(`last_red3_may_meld`). This module reads `end_of_stock` and `last_red3_may_meld`."""
+
+from .decide import add_opt_nb
+from .jit import engine_jit
+from .layout import (
+    END_STOCK,
+    EOS_CLASSIC,
+    ERR_RULE,
+    HC_LAID,
+    O_END,
+    OPT_A,
+    R_EOS,
+    R_LAST_R3_MELD,
+    S_ENDED,
+    S_ERR,
+    S_LAIDT,
+    TAKE_M3,
+)
+from .meld import meld_phase_nb
+
+
+@engine_jit(inline="always")
+def empty_stock_options_nb(R, S, n):
+    """The draw step at an empty stock, given the n legal takes in S.opts: 0 (the hand ends), the
+    takes alone when one is forced, or the takes and O_END (decline and end the hand)."""
+    if R[R_EOS] != EOS_CLASSIC:
+        S.st[S_ERR] = ERR_RULE  # rules.validate admits E-CLASSIC only, so this is never reached
+        return 0
+    if n == 0:
+        return 0
+    for i in range(n):
+        if S.opts[i, OPT_A] == TAKE_M3:
+            return n  # T can be laid off on the side's meld: the take is forced (R-06)
+    return add_opt_nb(S, n, O_END, 0, 0, 0)
+
+
+@engine_jit
+def last_red3_nb(R, S, F, p):
+    """R-05: no discard and no going out; the player may meld (keeping a card) and the hand ends."""
+    if R[R_LAST_R3_MELD] != 0:
+        meld_phase_nb(R, S, F, p)
+    S.st[S_ENDED] = END_STOCK
+    if S.st[S_LAIDT] != 0:
+        S.hand[p, HC_LAID] = 1

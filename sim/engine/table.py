@@ -1,0 +1,72 @@
+"""Cards changing places (all phases): hands, the stock, the pile and the red-three areas.
+
+Hands are counted by card kind and by rank class (hand[p, k], hand[p, HC_R + r]); the stock's top
+is stock[S_STOCK_N - 1]; the pile is bottom first. Which suit leaves a hand when a rank is melded is
+the engine's choice (S H D C), since suits do not matter in the rank-meld games."""
+
+from .cards import rank_of_nb, value_nb
+from .jit import engine_jit
+from .layout import EV_RED3, HC_N, HC_R, JOKER, NR, RK_JK, S_PILE_N, S_STOCK_N, SD_RED3, SUITS
+from .log import log_nb
+
+
+@engine_jit(inline="always")
+def hadd_nb(S, p, k):
+    """Card k into p's hand."""
+    S.hand[p, k] += 1
+    S.hand[p, HC_R + rank_of_nb(k)] += 1
+    S.hand[p, HC_N] += 1
+
+
+@engine_jit(inline="always")
+def hdel_nb(S, p, k):
+    """Card k out of p's hand."""
+    S.hand[p, k] -= 1
+    S.hand[p, HC_R + rank_of_nb(k)] -= 1
+    S.hand[p, HC_N] -= 1
+
+
+@engine_jit(inline="always")
+def htake_rank_nb(S, p, r):
+    """Remove one card of rank class r from the hand (suits in S H D C order) and return its kind."""
+    if r == RK_JK:
+        k = JOKER
+    else:
+        k = r * SUITS
+        for s in range(SUITS):
+            if S.hand[p, r * SUITS + s] > 0:
+                k = r * SUITS + s
+                break
+    hdel_nb(S, p, k)
+    return k
+
+
+@engine_jit(inline="always")
+def hand_value_nb(R, S, p):
+    """Points of the cards in p's hand (they count against the side at scoring)."""
+    v = 0
+    for r in range(NR):
+        v += S.hand[p, HC_R + r] * value_nb(R, r)
+    return v
+
+
+@engine_jit(inline="always")
+def pop_stock_nb(S):
+    """The top card of the stock."""
+    n = S.st[S_STOCK_N] - 1
+    S.st[S_STOCK_N] = n
+    return S.stock[n]
+
+
+@engine_jit(inline="always")
+def pile_push_nb(S, k):
+    """Card k on top of the pile."""
+    S.pile[S.st[S_PILE_N]] = k
+    S.st[S_PILE_N] += 1
+
+
+@engine_jit
+def lay_red3_nb(S, p, k, s):
+    """A red three reaching the side's red-three area (from the deal, a draw, or the pile)."""
+    S.side[s, SD_RED3] += 1
+    return log_nb(S, EV_RED3, p, k, -1, 0, 0)

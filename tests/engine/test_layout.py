@@ -1,0 +1,140 @@
+"""The engine's layout by phase (docs/engine.md): imports flow downward, every rule value is read by
+the one module of its rule, every kernel is cached and compiled without reference counting, every
+phase says which rules it implements, and codes and sizes are named, never bare numbers."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+from numba.core import config
+
+from sim.engine import contract, layout
+
+ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
+
+# lowest first: a module may import only modules before it
+ORDER = ["contract", "layout", "jit", "cards", "rng", "state", "log", "table", "meldtable", "opening", "score",
+         "invariants", "observe", "decide", "goout", "deal", "pile", "meld", "ask", "discard", "stockend", "draw",
+         "turn", "game"]
+PHASES = ["deal", "draw", "pile", "meldtable", "opening", "meld", "ask", "goout", "discard", "stockend", "score",
+          "turn", "game"]
+SHAPE = {"R_PLAYERS", "R_NSIDES", "R_LEN"}  # the table's shape, read wherever seats or sides are walked
+NOT_PHASES = {"contract", "layout", "invariants", "state"}  # define or check the layout, play no rule
+
+
+def modules() -> list[str]:
+    return sorted(p.stem for p in ENGINE.glob("*.py") if p.stem != "__init__")
+
+
+def tree(name: str) -> ast.Module:
+    return ast.parse((ENGINE / f"{name}.py").read_text())
+
+
+def test_every_engine_module_has_a_place_in_the_order():
+    assert sorted(ORDER) == modules()
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_imports_flow_downward(name):
+    for node in ast.walk(tree(name)):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            assert ORDER.index(node.module) < ORDER.index(name), f"{name} imports {node.module}"
+
+
+def test_every_rule_value_is_read_by_the_one_module_of_its_rule():
+    fields = [n for n in dir(contract) if n.startswith("R_") and n not in SHAPE]
+    readers: dict[str, set[str]] = {f: set() for f in fields}
+    for name in modules():
+        if name in NOT_PHASES:
+            continue
+        used = {n.id for n in ast.walk(tree(name)) if isinstance(n, ast.Name)}
+        for f in fields:
+            if f in used:
+                readers[f].add(name)
+    assert {f: r for f, r in readers.items() if len(r) != 1} == {}
+
+
+@pytest.mark.skipif(config.DISABLE_JIT, reason="plain Python functions under NUMBA_DISABLE_JIT")
+def test_every_kernel_is_cached_and_compiled_without_reference_counting():
+    seen = 0
+    for name in modules():
+        mod = importlib.import_module(f"sim.engine.{name}")
+        for attr, value in vars(mod).items():
+            if attr.endswith("_nb") and getattr(value, "__module__", None) == mod.__name__:
+                assert type(value._cache).__name__ != "NullCache", f"{name}.{attr} is not cached"
+                assert value.targetoptions.get("_nrt") is False, f"{name}.{attr} counts references"
+                seen += 1
+    assert seen > 60
+
+
+@pytest.mark.parametrize("name", PHASES)
+def test_every_phase_says_which_rules_it_implements(name):
+    t = tree(name)
+    doc = ast.get_docstring(t) or ""
+    assert re.search(r"§\d|R-\d\d", doc), f"{name}: the module docstring names no rule"
+    for node in t.body:
+        if isinstance(node, ast.FunctionDef) and node.name.endswith("_nb"):
+            assert ast.get_docstring(node), f"{name}.{node.name} has no docstring"
+
+
+@pytest.mark.parametrize("name", [m for m in ORDER if m not in ("contract", "layout", "jit", "rng", "state")])
+def test_no_bare_codes_or_sizes_in_kernels(name):
+    """Codes (decision points, options, methods, answers, meld and canasta kinds, end reasons) and sizes
+    (the canasta's seven cards, suits, ranks) are named constants; a kernel's own literals are 0, 1,
+    -1 and 2 (a pair, or the two cards a player keeps)."""
+    for fn in [n for n in tree(name).body if isinstance(n, ast.FunctionDef)]:
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Constant) and type(node.value) is int:
+                assert node.value in (-1, 0, 1, 2), f"{name}.{fn.name}: literal {node.value}"
+
+
+def test_observation_blocks_are_fixed_and_disjoint():
+    """Named blocks at fixed offsets, so later variants fill reserved room without moving anything a
+    strategy reads; the meld rows, whose length depends on the variant, come last."""
+    C = contract
+    blocks = [(C.OB_HANDS, C.MAXP), (C.OB_FEET, C.MAXP), (C.OB_SCORE, C.MAXS), (C.OB_SMELDED, C.MAXS),
+              (C.OB_SREQ, C.MAXS), (C.OB_RED3, C.MAXS), (C.OB_CANASTAS, C.MAXS), (C.OB_NM, C.MAXS),
+              (C.OB_PACKETS_TAKEN, C.MAXP), (C.OB_SEAT_TURNS, C.MAXP), (C.OB_CANK, C.MAXS * C.NCK),
+              (C.OB_HAND, C.NK), (C.OB_HR, C.NR), (C.OB_PILEK, C.NK), (C.OB_MOR, C.MAXS * C.NR)]
+    scalars = [getattr(contract, n) for n in dir(contract) if n.startswith("OB_") and getattr(contract, n) < 32]
+    assert max(scalars) < contract.OB_HANDS
+    end = contract.OB_HANDS
+    for start, size in sorted(blocks):
+        assert start >= end, f"block at {start} overlaps the one before"
+        end = start + size
+    assert end <= contract.OB_MELDS
+    assert contract.OB_SPARE + 64 == contract.OB_HAND  # 64 slots of room before the hand
+
+
+def test_unknown_option_kinds_are_errors_not_guesses():
+    assert contract.option_name(contract.O_TAKE) == "take"
+    with pytest.raises(ValueError, match="unknown option kind 99"):
+        contract.option_name(99)
+
+
+def test_heuristic_refuses_an_option_kind_it_does_not_know():
+    import numpy as np
+
+    from sim.rules import get_variant, pack
+    from sim.runner import prepare_engine
+    from strategies.heuristic import heuristic_decide_nb
+
+    prepare_engine()
+    obs = np.zeros(contract.obs_len(16), np.int64)
+    obs[contract.OB_DP] = contract.DP_DISCARD
+    opts = np.zeros((contract.MAXOPT, contract.OPT_FIELDS), np.int64)
+    opts[0, contract.OPT_KIND] = contract.O_DISCARD
+    opts[1, contract.OPT_KIND] = contract.O_TAKE  # a take is no discard
+    with pytest.raises(ValueError, match="unknown option kind"):
+        heuristic_decide_nb(pack(get_variant("classic-4p")), obs, opts, 2, np.zeros(contract.NPRM))
+
+
+def test_enums_name_the_codes_the_kernels_use():
+    assert layout.END_NAMES == {1: "out", 2: "stock", 3: "cap"}
+    assert [c.name.lower() for c in layout.Component] == list(layout.COMPONENTS)
+    assert contract.DP_NAMES[contract.DP_ANSWER] == "answer-partner"
+    assert (contract.TAKE_M1, contract.TAKE_M2, contract.TAKE_M3) == (1, 2, 3)

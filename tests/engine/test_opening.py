@@ -1,0 +1,77 @@
+"""The initial meld (sim/engine/opening.py): the minimum by score (C-1, C-2, R-10), and the most a hand
+can lay this turn checked against a brute force."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from support import Table
+
+from sim.engine import layout as L
+from sim.engine.layout import SD_REQ
+from sim.engine.opening import max_meld_value_nb
+from sim.rules import get_variant, pack
+
+
+def _requirement(variant: str, score: int) -> int:
+    """The initial-meld requirement the engine sets up for a side with cumulative score `score`."""
+    t = Table(variant, scores=[score, 0])
+    return int(t.S.side[0, SD_REQ])
+
+
+def test_c1_r10_requirement_1600_is_90_and_1250_is_50():
+    assert _requirement("classic-4p", 1600) == 90
+    assert _requirement("classic-4p", 1250) == 50
+
+
+def test_c2_requirement_table_boundaries():
+    scores = [-5, 0, 1495, 1500, 2995, 3000]
+    assert [_requirement("classic-4p", s) for s in scores] == [15, 50, 50, 90, 90, 120]
+
+
+NATURAL_RANKS = [r for r in range(L.NR) if r not in (L.RK_2, L.RK_3, L.RK_JK)]
+
+
+def brute_max_meld_value(v, h, trank, twilds) -> int:
+    """Best total value of melds laid from hand counts h: each natural rank either stays in hand or
+    forms a meld of at least min_naturals naturals and three cards with at most max_wilds wilds; the
+    already started meld of rank `trank` (holding `twilds` wilds) takes any naturals and wilds up to
+    the limit. Tries every number of naturals, jokers and twos for every rank."""
+    values = v.card_values
+    ranks = [r for r in NATURAL_RANKS if h[r] or r == trank]
+
+    def best(i: int, jokers: int, twos: int) -> int:
+        if i == len(ranks):
+            return 0
+        r = ranks[i]
+        top = best(i + 1, jokers, twos) if r != trank else -1
+        for k in range(h[r] + 1):
+            room = v.max_wilds - (twilds if r == trank else 0)
+            for j in range(min(jokers, room) + 1):
+                for t in range(min(twos, room - j) + 1):
+                    if r != trank and (k < v.min_naturals or k + j + t < 3):
+                        continue
+                    gain = k * values[r] + j * values[L.RK_JK] + t * values[L.RK_2]
+                    top = max(top, gain + best(i + 1, jokers - j, twos - t))
+        return top
+
+    return best(0, h[L.RK_JK], h[L.RK_2])
+
+
+@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p"])
+def test_most_value_a_hand_can_meld_agrees_with_brute_force(variant):
+    v = get_variant(variant)
+    R = pack(v)
+    rng = random.Random(7)
+    for _ in range(1500):
+        h = [0] * L.NR
+        for _ in range(rng.randint(0, 9)):
+            h[rng.choice(NATURAL_RANKS[:5] + [L.RK_2, L.RK_JK])] += 1
+        trank, twilds = -1, 0
+        if rng.random() < 0.4:
+            trank = rng.choice(NATURAL_RANKS[:5])
+            twilds = rng.randint(0, 1)
+        got = int(max_meld_value_nb(R, np.array(h, np.int64), trank, twilds, np.zeros(L.NR, np.int64)))
+        assert got == brute_max_meld_value(v, h, trank, twilds), (h, trank, twilds)
