@@ -52,7 +52,7 @@ def enum_ask_nb(R, S, p):
     return n
 
 
-@engine_jit
+@engine_jit(inline="always")
 def ask_partner_nb(R, S, F, p):
     """D10 and D11: p may ask; the partner asked answers, and the answer binds p this turn."""
     st = S.st

@@ -57,7 +57,7 @@ def enum_draw_step_nb(R, S, p):
     return empty_stock_options_nb(R, S, enum_take_nb(R, S, p, 0))
 
 
-@engine_jit
+@engine_jit(inline="always")
 def apply_draw_step_nb(R, S, F, p, i):
     """Draw, take the pile, or end the hand (O_END). A take by a side that has not melded first
     completes the opening from hand (the meld phase, pending); stopping short gives it back and the

@@ -132,7 +132,7 @@ def meld_new_nb(S, p, s, kind, rank):
     return m
 
 
-@engine_jit(inline="always")
+@engine_jit
 def meld_put_nb(R, S, s, m, k):
     """Put card k (already out of any hand or pile) into meld m of side s, keeping the side's
     canasta counts by kind (a wild added to a natural canasta makes it mixed)."""
@@ -182,7 +182,7 @@ def truncate_melds_nb(R, S, s, nm):
             S.side[s, SD_NCAN] += 1
 
 
-@engine_jit(inline="always")
+@engine_jit
 def lay_from_hand_nb(R, S, p, s, m, ei, r, count):
     """Move `count` cards of rank class r from p's hand into meld m of side s, logging them in event
     ei; returns their value (it counts towards an initial meld)."""

@@ -38,7 +38,7 @@ def empty_stock_options_nb(R, S, n):
     return add_opt_nb(S, n, O_END, 0, 0, 0)
 
 
-@engine_jit
+@engine_jit(inline="always")
 def last_red3_nb(R, S, F, p):
     """R-05: no discard and no going out; the player may meld (keeping a card) and the hand ends."""
     if R[R_LAST_R3_MELD] != 0:
