@@ -139,6 +139,8 @@ def describe_error(job: Job, st: np.ndarray) -> str:
         return f"engine found no legal continuation in game {game}, hand {int(st[L.S_HANDNO])}"
     if err == L.ERR_LOG_FULL:
         return f"transcript buffer full in game {game}"
+    if err == L.ERR_RULE:
+        return f"the engine met a rule value it does not play in game {game} (sim.rules.validate should refuse it)"
     return f"engine error {err} in game {game}"
 
 
