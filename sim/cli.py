@@ -6,13 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from strategies import REGISTRY, StrategyError, parse_strategy
 
 from . import __version__
 from .rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
-from .runner import Job, make_job, prepare_engine
+from .runner import Job, make_job
 
 
 class CliError(Exception):
@@ -66,20 +65,10 @@ def _setup(args: argparse.Namespace) -> Variant:
     return v
 
 
-def _compile(strategies: list[str]) -> None:
-    """Compile (or load) the engine once everything is checked, before a progress bar starts, so the
-    "compiling the engine once" line stands on its own."""
-    prepare_engine([f for s in strategies for f in parse_strategy(s).spec.functions()])
-
-
-def _progress(args: argparse.Namespace, total: int) -> Any:
-    """A progress bar on standard error: with --progress, or by default when it is a terminal."""
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    if not show:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="game", file=sys.stderr)
+def _progress(args: argparse.Namespace) -> bool:
+    """A progress bar on standard error: with --progress, or by default when it is a terminal. The
+    runner makes it once the engine is compiled, so the "compiling the engine once" line stands alone."""
+    return bool(args.progress) if args.progress is not None else sys.stderr.isatty()
 
 
 def seating_line(job: Job) -> str:
@@ -144,14 +133,8 @@ def cmd_play(args: argparse.Namespace) -> None:
     check_distinct(out, hands_out)
     job = make_job(v, args.strategy, args.seed)
     print(seating_line(job))
-    _compile(args.strategy)
-    bar = _progress(args, args.games)
-    try:
-        res = play(v, args.strategy, args.games, args.seed, workers=args.workers, hands=hands_out is not None,
-                   progress=bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    res = play(v, args.strategy, args.games, args.seed, workers=args.workers, hands=hands_out is not None,
+               progress=_progress(args))
     if out:
         write_parquet(res.games, res.meta, out)
     if hands_out and res.hands is not None:
@@ -163,32 +146,22 @@ def cmd_play(args: argparse.Namespace) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
-    from .reports import compare_report, refuse_mixed_sides
-    from .results import check_report_folder
+    from .reports import compare_report
 
     v = _setup(args)
     if len(args.strategy) < 2:
         raise CliError("compare needs at least two strategies (-s A -s B)")
-    out = check_report_folder(args.out, args.force)
-    refuse_mixed_sides(make_job(v, args.strategy, args.seed))
-    _compile(args.strategy)
-    bar = _progress(args, args.games)
-    try:
-        text = compare_report(v, args.strategy, args.games, args.seed, out, args.workers, progress=bar,
-                              force=args.force)
-    finally:
-        if bar is not None:
-            bar.close()
+    out = Path(args.out)
+    text = compare_report(v, args.strategy, args.games, args.seed, out, args.workers, progress=_progress(args),
+                          force=args.force)  # checks the folder and the seating before any game
     print(text)
     print(f"report: {out / 'report.md'}  chart: {out / 'win_rates.png'}  games: {out / 'games.parquet'}")
 
 
 def cmd_transcript(args: argparse.Namespace) -> None:
-    from .results import check_writable
     from .transcript import write_transcript
 
     v = _setup(args)
-    check_writable(args.out, args.force, suffix=".jsonl")
     n = write_transcript(v, args.strategy, args.seed, args.game, args.out, args.force)
     print(f"wrote {n} events to {args.out}")
 
@@ -217,18 +190,9 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     base = parse_strategy(args.strategy)
     opp = parse_strategy(args.vs)
     grid = _grid(args.grid)
-    clash = sorted(set(grid) & {k for k, _ in base.overrides})
-    if clash:
-        raise CliError(f"knob {clash[0]!r} is both fixed in -s {args.strategy} and swept by --grid; give it once")
-    rows = grid_rows(base.spec, grid)
+    grid_rows(base, grid)  # every value checked before the output path and any game
     out = check_writable(args.out, args.force) if args.out else None
-    _compile([args.strategy, args.vs])
-    bar = _progress(args, args.games * len(rows))
-    try:
-        df = sweep(v, args.strategy, grid, args.vs, args.games, args.seed, args.workers, progress=bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    df = sweep(v, args.strategy, grid, args.vs, args.games, args.seed, args.workers, progress=_progress(args))
     if out:
         meta = {**df.attrs, "strategy": base.label, "grid": grid, "package_version": __version__,
                 "rules": v.to_dict(), "house_rules": house_rules(v)}

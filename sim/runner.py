@@ -187,6 +187,7 @@ def check_progress(progress: Progress) -> None:
 def progress_callback(progress: Progress, total: int) -> tuple[Callable[[int], Any] | None, Callable[[], None]]:
     """(update, close) for what the caller gave: None, True (a tqdm bar made here, closed here), a
     tqdm-like bar (its `update`), or a function called with the number of games just finished."""
+    check_progress(progress)
     if progress is None or progress is False:
         return None, lambda: None
     if progress is True:
@@ -194,9 +195,8 @@ def progress_callback(progress: Progress, total: int) -> tuple[Callable[[int], A
 
         bar = tqdm(total=total, unit="game")
         return bar.update, bar.close
-    if hasattr(progress, "update") and callable(progress.update):
+    if callable(getattr(progress, "update", None)):
         return progress.update, lambda: None
-    check_progress(progress)
     return progress, lambda: None
 
 

@@ -21,8 +21,10 @@ from .runner import Job, make_job, run_jobs
 from .stats import mean_interval, wilson
 
 
-def grid_rows(spec: StrategySpec, grid: Mapping[str, Sequence[Any]] | pd.DataFrame) -> list[dict[str, Any]]:
-    """The parameter rows: the Cartesian product of a {knob: values} grid, or the rows of a frame."""
+def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataFrame) -> list[dict[str, Any]]:
+    """The parameter rows: the Cartesian product of a {knob: values} grid, or the rows of a frame.
+    A knob fixed on the strategy (`baseline:meld=three`) may not be swept as well."""
+    spec = base.spec
     if isinstance(grid, pd.DataFrame):
         rows = grid.to_dict("records")
     else:
@@ -34,7 +36,12 @@ def grid_rows(spec: StrategySpec, grid: Mapping[str, Sequence[Any]] | pd.DataFra
                 raise StrategyError(f"knob {name!r} has no values in the sweep")
         names = list(grid)
         rows = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*grid.values())]
+    fixed = {k for k, _ in base.overrides}
     for row in rows:
+        clash = sorted(fixed & set(row))
+        if clash:
+            raise StrategyError(f"knob {clash[0]!r} is both fixed in {base.label} and swept by the grid; "
+                                "give it once")
         spec.choice(**row)  # every value is checked before any game is played
     return rows
 
@@ -77,7 +84,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     base = parse_strategy(strategy)
     opp = parse_strategy(opponent)
     fixed = dict(base.overrides)
-    rows = grid_rows(base.spec, grid)
+    rows = grid_rows(base, grid)
     choices = [base.spec.choice(**{**fixed, **row}) for row in rows]
     jobs = [make_job(v, seating(v, c, opp), seed) for c in choices]
     results = run_jobs(jobs, games, workers=workers, progress=progress)

@@ -226,3 +226,10 @@ def test_version_flag(capsys):
         main(["--version"])
     assert e.value.code == 0
     assert capsys.readouterr().out.strip() == f"canasta-lab {__version__}"
+
+
+def test_knob_both_fixed_and_swept_is_refused_in_the_python_api_too():
+    from sim.sweep import sweep
+
+    with pytest.raises(StrategyError, match="both fixed in baseline:min_pile=4 and swept"):
+        sweep("classic-4p", "baseline:min_pile=4", {"min_pile": [1, 3]}, games=2, seed=1)

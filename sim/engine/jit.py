@@ -162,11 +162,11 @@ def compile_once(fns: Sequence[Any], warm: Callable[[], None],
     global _READY
     if config.DISABLE_JIT:
         return
-    fresh = not is_compiled()
-    if _READY and not fresh:
+    if _READY:  # the engine is loaded in this process: only a new user function may need compiling
         for f in fns:
             compile_strategy(f)
         return
+    fresh = not is_compiled()
     if fresh:
         notify(f"canasta-lab: compiling the engine once, about {compile_estimate()} s "
                f"(later runs load it from {cache_dir()})...")
