@@ -6,12 +6,19 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from strategies import REGISTRY, StrategyError, parse_strategy
 
 from . import __version__
 from .rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from .runner import Job, make_job
+
+if TYPE_CHECKING:
+    from .experiment import Experiment
+
+
+INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C, as shells report it
 
 
 class CliError(Exception):
@@ -53,14 +60,14 @@ def load_user_files(paths: list[str]) -> None:
             raise CliError(f"--load {path}: {type(exc).__name__}: {exc}") from None
 
 
-def _setup(args: argparse.Namespace) -> Variant:
+def _setup(args: argparse.Namespace, seats_limit: bool = True) -> Variant:
     """Resolve the variant (with --players and --rule) and parse every strategy before any work."""
     load_user_files(args.load)
     v = with_rules(get_variant(args.variant, args.players), args.rule)
     strategies = args.strategy if isinstance(args.strategy, list) else [args.strategy]
     for s in strategies:
         parse_strategy(s)
-    if len(strategies) > v.players:
+    if seats_limit and len(strategies) > v.players:
         raise CliError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(strategies)}")
     return v
 
@@ -124,38 +131,60 @@ def cmd_rules(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> None:
-    from .results import check_distinct, check_writable, play, write_parquet
+    from .experiment import Experiment
     from .stats import win_rates
 
     v = _setup(args)
-    out = check_writable(args.out, args.force) if args.out else None
-    hands_out = check_writable(args.hands_out, args.force) if args.hands_out else None
-    check_distinct(out, hands_out)
+    if args.hands and not args.out:
+        raise CliError("--hands records one row per hand in the run folder; give --out FOLDER with it")
     job = make_job(v, args.strategy, args.seed)
     print(seating_line(job))
-    res = play(v, args.strategy, args.games, args.seed, workers=args.workers, hands=hands_out is not None,
-               progress=_progress(args))
-    if out:
-        write_parquet(res.games, res.meta, out)
-    if hands_out and res.hands is not None:
-        write_parquet(res.hands, res.meta, hands_out)
-    print(win_rates(res.games).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    g = res.games
+    with Experiment([job], args.games, [args.out] if args.out else None, hands=args.hands, workers=args.workers,
+                    progress=_progress(args), scheduler=args.scheduler, force=args.force,
+                    describe="this command") as exp:
+        _say_resumed(exp, args)
+        exp.advance()
+    g = exp.frame(0, args.games)
+    print(win_rates(g).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print(f"{len(g)} games, {int(g.n_hands.sum())} hands, {int(g.capped_hands.sum())} hands ended by the turn cap, "
-          f"{int(g.capped_game.sum())} games by the hand cap, {res.meta['wall_seconds']:.2f} s")
+          f"{int(g.capped_game.sum())} games by the hand cap, {exp.wall:.2f} s"
+          + (f"; results in {args.out}" if args.out else ""))
+
+
+def _say_resumed(exp: Experiment, args: argparse.Namespace) -> None:
+    done = sum(exp.resumed)
+    if done:
+        print(f"resuming: {done} games already in {args.out} are not played again")
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
-    from .reports import compare_report
+    from .compare import compare
 
     v = _setup(args)
     if len(args.strategy) < 2:
         raise CliError("compare needs at least two strategies (-s A -s B)")
-    out = Path(args.out)
-    text = compare_report(v, args.strategy, args.games, args.seed, out, args.workers, progress=_progress(args),
-                          force=args.force)  # checks the folder and the seating before any game
-    print(text)
-    print(f"report: {out / 'report.md'}  chart: {out / 'win_rates.png'}  games: {out / 'games.parquet'}")
+    c = compare(v, args.strategy, args.games, args.seed, workers=args.workers, out=args.out, sprt=args.sprt,
+                batch=args.batch, progress=_progress(args), scheduler=args.scheduler, force=args.force)
+    if c.meta.get("resumed_games"):
+        print(f"resumed: {c.meta['resumed_games']} games were already in {args.out} and were not played again")
+    print(c.table())
+    if args.out:
+        out = Path(args.out)
+        print(f"report: {out / 'report.md'}  chart: {out / 'win_rates.png'}  pairs: {out / 'pairs.parquet'}  "
+              f"games: {out / 'games.parquet'}")
+
+
+def cmd_tournament(args: argparse.Namespace) -> None:
+    from .compare import tournament
+
+    args.strategy = args.strategies
+    v = _setup(args, seats_limit=False)
+    t = tournament(v, args.strategies, args.games, args.seed, workers=args.workers, out=args.out,
+                   progress=_progress(args), scheduler=args.scheduler, force=args.force)
+    print(t.table())
+    if args.out:
+        print(f"report: {Path(args.out) / 'report.md'}; tables pairs.parquet, ranking.parquet, matrix.parquet and "
+              "one run folder per pair")
 
 
 def cmd_transcript(args: argparse.Namespace) -> None:
@@ -179,7 +208,6 @@ def _grid(items: list[str]) -> dict[str, list[str]]:
 
 
 def cmd_sweep(args: argparse.Namespace) -> None:
-    from .results import check_writable, write_parquet
     from .sweep import grid_rows, sweep
 
     if len(args.strategy) > 1:
@@ -191,14 +219,14 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     opp = parse_strategy(args.vs)
     grid = _grid(args.grid)
     grid_rows(base, grid)  # every value checked before the output path and any game
-    out = check_writable(args.out, args.force) if args.out else None
-    df = sweep(v, args.strategy, grid, args.vs, args.games, args.seed, args.workers, progress=_progress(args))
-    if out:
-        meta = {**df.attrs, "strategy": base.label, "grid": grid, "package_version": __version__,
-                "rules": v.to_dict(), "house_rules": house_rules(v)}
-        write_parquet(df, meta, out)
-    print(f"{v.name}: {base.label} against {opp.label}, {args.games} games per row, seed {args.seed}")
+    df = sweep(v, args.strategy, grid, args.vs, args.games, args.seed, args.workers, progress=_progress(args),
+               out=args.out, scheduler=args.scheduler, force=args.force)
+    print(f"{v.name}: {base.label} against {opp.label}, {df.attrs['games_per_row']} games per row "
+          f"({df['deals'].iat[0]} duplicate deals), seed {args.seed}")
     print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    print(f"real: the row differs from {opp.label} at a family-wise 5% (Holm's correction over {len(df)} rows)")
+    if args.out:
+        print(f"table: {Path(args.out) / 'sweep.parquet'}; one run folder per row")
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
@@ -278,34 +306,60 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--load", action="append", default=[], metavar="FILE.py",
                        help="Python file defining user strategies (strategies.user); repeatable")
 
-    def running(p: argparse.ArgumentParser, force_help: str = "overwrite existing output files") -> None:
-        p.add_argument("--workers", type=_natural, default=1, help="processes (0 = every core)")
+    def running(p: argparse.ArgumentParser, force_help: str = "overwrite existing output files",
+                cluster: bool = True) -> None:
+        if cluster:
+            p.add_argument("--workers", type=_natural, default=0,
+                           help="worker processes on this machine (default 0: every core)")
+            p.add_argument("--scheduler", metavar="ADDRESS",
+                           help="play on a Dask cluster instead, e.g. tcp://10.0.0.5:8786 (README, 'A cluster')")
         p.add_argument("--force", action="store_true", help=force_help)
         g = p.add_mutually_exclusive_group()
         g.add_argument("--progress", dest="progress", action="store_true", default=None,
                        help="show a progress bar (the default when standard error is a terminal)")
         g.add_argument("--quiet", dest="progress", action="store_false", help="no progress bar")
 
+    resume = ("a folder, created; the same command again resumes a stopped run, and more --games extend it")
+
     p = sub.add_parser("play", help="play N games and write one row per game")
     setup(p)
     p.add_argument("--games", type=_positive, required=True, help="number of games (positive)")
-    p.add_argument("--out", help="results file (.parquet)")
-    p.add_argument("--hands-out", help="also write one row per hand (.parquet, another path than --out)")
-    running(p)
+    p.add_argument("--out", metavar="FOLDER", help="run folder of Parquet parts (e.g. run.parquet): " + resume)
+    p.add_argument("--hands", action="store_true", help="also record one row per hand in the run folder")
+    running(p, "replace a run folder that holds another run")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("compare", help="compare strategies: table, paired differences, chart and report")
+    p = sub.add_parser("compare", help="head to head on duplicate deals: pair counts, intervals, Elo, SPRT")
     setup(p)
-    p.add_argument("--games", type=_positive, required=True, help="number of games (positive)")
-    p.add_argument("--out", required=True, help="report folder (Markdown, PNG, Parquet), created")
-    running(p, "replace the report files of an existing report folder")
+    p.add_argument("--games", type=_positive, required=True,
+                   help="number of games, rounded up to whole deals (with --sprt: the budget)")
+    p.add_argument("--sprt", metavar="H0,H1",
+                   help="stop when decided: elo0=0,elo1=10 (or p0=0.5,p1=0.52, or margin0=0,margin1=50), "
+                        "optionally ,alpha=0.05,beta=0.05")
+    p.add_argument("--batch", type=_positive, default=2000, help="with --sprt: games between two looks (2000)")
+    p.add_argument("--out", metavar="FOLDER",
+                   help="report folder (report.md, win_rates.png, pairs.parquet, games.parquet run folder): " + resume)
+    running(p, "replace a report folder that holds another run")
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("tournament", help="round robin on duplicate deals: matrix, ranking by Elo, Holm")
+    p.add_argument("variant", help="a variant name (see `canasta-lab variants`)")
+    p.add_argument("strategies", nargs="+", metavar="STRATEGY", help="two or more strategies with optional knobs")
+    p.add_argument("--games", type=_positive, required=True, help="games per pair, rounded up to whole deals")
+    p.add_argument("--seed", type=_natural, required=True, help="master seed (non-negative)")
+    p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
+    p.add_argument("--load", action="append", default=[], metavar="FILE.py",
+                   help="Python file defining user strategies (strategies.user); repeatable")
+    p.add_argument("--out", metavar="FOLDER", help="tables, report and one run folder per pair: " + resume)
+    running(p, "replace run folders that hold another run")
+    p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("transcript", help="write one game's full transcript (JSON Lines)")
     setup(p)
     p.add_argument("--game", type=_natural, required=True, help="game index within the run")
     p.add_argument("--out", required=True, help="output file (.jsonl)")
-    running(p, "overwrite an existing file")
+    running(p, "overwrite an existing file", cluster=False)
     p.set_defaults(func=cmd_transcript)
 
     p = sub.add_parser("sweep", help="play a grid of knob values against a fixed opponent, one row each")
@@ -313,9 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vs", default="baseline", help="the fixed opponent (default baseline)")
     p.add_argument("--grid", action="append", required=True, metavar="KNOB=V1,V2,...",
                    help="values of one knob; repeat for more knobs (the rows are every combination)")
-    p.add_argument("--games", type=_positive, required=True, help="games per parameter row")
-    p.add_argument("--out", help="table file (.parquet, with the sweep in its metadata)")
-    running(p, "overwrite an existing output file")
+    p.add_argument("--games", type=_positive, required=True, help="games per parameter row, rounded up to whole deals")
+    p.add_argument("--out", metavar="FOLDER", help="sweep.parquet and one run folder per row: " + resume)
+    running(p, "replace run folders that hold another run")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("cache", help="where the compiled engine is kept, and clearing it")
@@ -335,7 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from .results import ResultsError
-    from .runner import EngineError
+    from .runner import EngineError, SchedulerError
 
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -347,6 +401,15 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         print(f"canasta-lab: engine error: {exc}", file=sys.stderr)
         return 3
+    except SchedulerError as exc:
+        print(f"canasta-lab: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        out = getattr(args, "out", None)
+        kept = (f"every finished chunk is kept in {out}: the same command again finishes the run" if out
+                else "nothing was kept (give --out FOLDER to keep a run's games as they finish)")
+        print(f"\ncanasta-lab: interrupted; {kept}", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0

@@ -1,10 +1,10 @@
-"""Results: one row per game (and optionally per hand) as DataFrames, Parquet with a metadata record."""
+"""Results: one row per game (and optionally per hand) as DataFrames; on disk a run folder of Parquet
+part files (sim.store) or, for a derived table, one Parquet file with a metadata record."""
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,13 +18,10 @@ from strategies import StrategyChoice, StrategySpec
 from . import __version__
 from .engine import layout as L
 from .rules import Variant, house_rules
-from .runner import Job, make_job, run
+from .runner import Job, make_job
+from .store import META_KEY, RUN_FILE, ResultsError, can_write_in, load_folder
 
-META_KEY = b"canasta_lab"
-
-
-class ResultsError(ValueError):
-    """A results file that is missing, corrupt or not written by Canasta Lab."""
+__all__ = ["META_KEY", "Results", "ResultsError", "play", "read"]
 
 
 @dataclass
@@ -101,29 +98,60 @@ def hands_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
 
 
 def play(variant: str | Variant, strategies: str | StrategySpec | StrategyChoice
-         | Sequence[str | StrategySpec | StrategyChoice], games: int, seed: int, workers: int = 1,
-         hands: bool = False, check: bool = False, chunk: int = 2000, progress: Any = None) -> Results:
+         | Sequence[str | StrategySpec | StrategyChoice], games: int, seed: int, workers: int = 0,
+         hands: bool = False, check: bool = False, chunk: int = 2000, progress: Any = None,
+         out: str | os.PathLike[str] | None = None, scheduler: Any = None, force: bool = False) -> Results:
     """Play `games` games of `variant` between `strategies` from `seed`: one row per game.
 
-    One strategy (a name, or a spec) plays every seat. `progress` may be True (a bar is shown), a
-    tqdm bar (advanced as games finish), or a function called with the number of games just finished;
-    it moves at least once a second.
+    One strategy (a name, or a spec) plays every seat. `workers=0` uses every core; `scheduler` (a
+    Dask address or client) plays on a cluster instead. `progress` may be True (a bar: tqdm's notebook
+    widget in a notebook), a tqdm bar, or a function called with the number of games just finished.
+    With `out`, the games go to that run folder chunk by chunk as they finish; a stopped run is
+    resumed by the same call, and asking for more games extends it (sim.store).
 
     >>> r = play("classic-4p", ["baseline", "random"], games=10, seed=1)  # doctest: +SKIP
     >>> r.games.groupby("strategy_0").winner_side.value_counts()  # doctest: +SKIP
     """
+    from .experiment import Experiment
+
     job = make_job(variant, strategies, seed, check)
-    g, h, wall = run(job, games, workers=workers, chunk=chunk, want_hands=hands, progress=progress)
-    return Results(games_frame(job, g), hands_frame(job, h) if hands else None, metadata(job, games, wall))
+    with Experiment([job], games, [out] if out is not None else None, hands=hands, keep_rows=out is None,
+                    workers=workers, chunk=chunk, progress=progress, scheduler=scheduler, force=force) as exp:
+        exp.advance()
+    if out is not None:
+        return read(out, games)
+    rows = sorted(exp.rows[0], key=lambda r: r[0])
+    g = np.concatenate([r[1] for r in rows])
+    h = np.concatenate([r[2] for r in rows])
+    return Results(games_frame(job, g), hands_frame(job, h) if hands else None, exp.run_meta())
 
 
-def _can_write_in(folder: Path) -> bool:
-    """Try it: os.access says yes to root everywhere, even on read-only file systems."""
-    try:
-        with tempfile.TemporaryFile(dir=folder):
-            return True
-    except OSError:
-        return False
+def read(path: str | os.PathLike[str], games: int | None = None) -> Results:
+    """A run as DataFrames: a run folder (its games, its hands when it recorded them, and the metadata
+    record with every session's wall time and machine), or a single results file. `games` keeps the
+    first that many games."""
+    p = Path(path)
+    if not p.exists():
+        raise ResultsError(f"results {str(p)!r} do not exist")
+    if p.is_file():
+        r = read_parquet(p)
+        if games is not None:
+            r.games = r.games[r.games["game"] < games].reset_index(drop=True)
+        return r
+    if not (p / RUN_FILE).exists():
+        runs = sorted(e for e in p.iterdir() if (e / RUN_FILE).exists())
+        if len(runs) == 1:  # a comparison's folder: its one run
+            p = runs[0]
+        elif runs:
+            raise ResultsError(f"{str(p)!r} holds {len(runs)} runs (a tournament or a sweep); read one of them, "
+                               f"e.g. {str(runs[0])!r}")
+    f = load_folder(p)
+    meta = dict(f.record.get("meta") or {})
+    meta["sessions"] = f.record.get("sessions", [])
+    meta["games_in_folder"] = f.games_done
+    g = f.read(games)
+    meta["games"] = len(g)
+    return Results(g, f.read(games, hands=True) if f.hands else None, meta)
 
 
 def check_writable(path: str | os.PathLike[str], force: bool = False, suffix: str = ".parquet") -> Path:
@@ -138,81 +166,30 @@ def check_writable(path: str | os.PathLike[str], force: bool = False, suffix: st
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable (it does not exist)")
-    if not _can_write_in(parent):
+    if not can_write_in(parent):
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable")
     if p.exists() and not os.access(p, os.W_OK):
         raise ResultsError(f"cannot replace {str(p)!r}: the file is not writable")
     return p
 
 
-def check_distinct(*paths: Path | None) -> None:
-    """Two outputs of one run may not be the same file (the second would replace the first)."""
-    seen: dict[Path, Path] = {}
-    for p in paths:
-        if p is None:
-            continue
-        key = p.resolve()
-        if key in seen:
-            raise ResultsError(f"outputs {str(seen[key])!r} and {str(p)!r} are the same file; give each its own path")
-        seen[key] = p
-
-
-REPORT_FILES = ("report.md", "win_rates.png", "games.parquet")
-
-
-def check_report_folder(path: str | os.PathLike[str], force: bool = False) -> Path:
-    """A report folder: refused if it is a file, or exists without `force` (which replaces only the
-    report's own files), or cannot be created or written."""
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise ResultsError(f"report folder {str(p)!r} is a file; give a folder path (it is created)")
-    if p.is_dir():
-        if not force:
-            raise ResultsError(f"report folder {str(p)!r} already exists; choose another path or pass --force "
-                               f"(which replaces its {', '.join(REPORT_FILES)})")
-        if not _can_write_in(p):
-            raise ResultsError(f"cannot write into report folder {str(p)!r}: it is not writable")
-        return p
-    parent = p.parent if str(p.parent) else Path(".")
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir() or not _can_write_in(parent):
-        raise ResultsError(f"cannot create report folder {str(p)!r}: folder {str(parent)!r} is not writable")
-    return p
-
-
-def publish(tmp: str, path: Path) -> None:
-    """Give a finished temporary file the usual permissions and rename it into place atomically."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
-    os.replace(tmp, path)
-
-
 def write_parquet(df: pd.DataFrame, meta: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write atomically: a temporary file renamed into place, so a failure loses nothing."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    from .store import write_table
 
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(meta).encode()})
     p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=p.parent if str(p.parent) else ".")
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        publish(tmp, p)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_table(df, meta, p if str(p.parent) else Path(".") / p)
 
 
 def read_parquet(path: str | os.PathLike[str]) -> Results:
+    """A single results file (a table with our metadata record)."""
     import pyarrow.parquet as pq
 
     p = Path(path)
     if not p.exists():
         raise ResultsError(f"results file {str(p)!r} does not exist")
+    if p.is_dir():
+        raise ResultsError(f"{str(p)!r} is a folder; read a run folder with sim.results.read")
     try:
         table = pq.read_table(p)
     except Exception as exc:  # pyarrow raises several types for a damaged file

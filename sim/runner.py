@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +105,20 @@ def prepare_engine(fns: Sequence = ()) -> None:
     compile_once(every, _warm_engine(every[:1]))
 
 
+def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
+    """Before any game: compile the engine and the jobs' strategies if this source version has never
+    been compiled (one line says so), so workers load it from disk instead of each compiling it.
+    When only worker processes will play built-in strategies that are already compiled, this process
+    does not load the engine at all: it would hold about 60 MB for nothing."""
+    from .engine.jit import is_compiled
+
+    fns = [f for job in jobs for f in job.functions()]
+    built_in = {id(s.decide) for s in REGISTRY.values() if not s.is_user}
+    if in_workers and is_compiled() and all(id(f) in built_in for f in fns):
+        return
+    prepare_engine(fns)
+
+
 def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], seed: int,
              check: bool = False) -> Job:
     v = get_variant(variant) if isinstance(variant, str) else variant
@@ -165,15 +179,31 @@ def run_chunk(job: Job, g0: int, n: int, want_hands: bool) -> tuple[np.ndarray, 
         cap = -nh
 
 
-def chunks(n_games: int, chunk: int) -> list[tuple[int, int]]:
-    return [(g, min(chunk, n_games - g)) for g in range(0, n_games, chunk)]
+def chunks(n_games: int, chunk: int, g0: int = 0) -> list[tuple[int, int]]:
+    return [(g, min(chunk, g0 + n_games - g)) for g in range(g0, g0 + n_games, chunk)]
 
 
 Progress = Callable[[int], Any] | Any  # a function of the games just finished, a tqdm bar, or True
 
+PROGRESS_SECONDS = 0.5  # with a progress display, an in-process chunk of games lasts about this long
+TASKS_PER_WORKER = 8  # a pool's work is cut into about this many tasks per worker: all busy to the end
+MIN_TASK = 64  # games; smaller tasks cost more in handing out than they play
+MAX_TASK = 4096  # games; a finished task is a part on disk, so a kill loses at most this much per worker
+POOL_MIN_GAMES = 256  # fewer games than this are played in this process: a pool costs more than it gives
 
-PROGRESS_SECONDS = 0.5  # with a progress display, a chunk of games lasts about this long
-PROGRESS_TASK = 64  # with a progress display and worker processes, games per task
+
+def cpu_count() -> int:
+    """The cores this process may use (a container's or a batch system's limit, not the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def resolve_workers(workers: int) -> int:
+    if workers < 0:
+        raise ValueError(f"workers must be 0 (every core) or a positive number of processes, got {workers}")
+    return workers or cpu_count()
 
 
 def check_progress(progress: Progress) -> None:
@@ -184,56 +214,214 @@ def check_progress(progress: Progress) -> None:
                     "just finished")
 
 
-def progress_callback(progress: Progress, total: int) -> tuple[Callable[[int], Any] | None, Callable[[], None]]:
-    """(update, close) for what the caller gave: None, True (a tqdm bar made here, closed here), a
-    tqdm-like bar (its `update`), or a function called with the number of games just finished."""
+def progress_callback(progress: Progress, total: int, done: int = 0,
+                      desc: str | None = None) -> tuple[Callable[[int], Any] | None, Callable[[], None]]:
+    """(update, close) for what the caller gave: None, True (a tqdm bar made here, closed here: in
+    a notebook tqdm's widget when one is available, else text), a tqdm-like bar (its `update`), or a
+    function called with the number of games just finished. `done` games were played before."""
     check_progress(progress)
     if progress is None or progress is False:
         return None, lambda: None
     if progress is True:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=total, unit="game")
+        bar = tqdm(total=total, initial=done, unit="game", desc=desc, smoothing=0.1)
         return bar.update, bar.close
     if callable(getattr(progress, "update", None)):
         return progress.update, lambda: None
     return progress, lambda: None
 
 
-def run_jobs(jobs: Sequence[Job], n_games: int, workers: int = 1, chunk: int = 2000, want_hands: bool = False,
-             progress: Progress = None) -> list[tuple[np.ndarray, np.ndarray, float]]:
-    """Play n_games of every job, sharing one pool of workers; per job (game rows, hand rows, wall
-    seconds of the whole call). With `progress`, chunks are kept short (about PROGRESS_SECONDS) so
-    the display moves at least every second; results never depend on the chunking."""
+Task = tuple[int, int, int]  # (job index, first game, games)
+
+
+def split_tasks(ranges: Sequence[Task], size: int) -> list[Task]:
+    return [(i, a, n) for i, g0, m in ranges for a, n in chunks(m, size, g0)]
+
+
+def pool_task_size(total: int, workers: int, chunk: int) -> int:
+    return max(MIN_TASK, min(chunk, MAX_TASK, -(-total // (TASKS_PER_WORKER * workers))))
+
+
+def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, chunk: int = 2000,
+                want_hands: bool = False, update: Callable[[int], Any] | None = None,
+                scheduler: Any = None, pool: Pool | None = None) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    """Play the given ranges of games of each job; yield (job index, first game, game rows, hand
+    rows) chunk by chunk as they finish, in whatever order (results never depend on the order, the
+    chunking or the number of workers). The engine is compiled or loaded before anything starts.
+    `pool` (a Pool) keeps the worker processes from one call to the next, as a sequential test's
+    looks need; it is left broken (`pool.broken`) after an interruption."""
+    total = sum(n for _, _, n in ranges)
+    in_workers = scheduler is not None or (resolve_workers(workers) > 1 and total >= POOL_MIN_GAMES)
+    prepare_jobs(jobs, in_workers)
+    if total == 0:
+        return
+    if scheduler is not None:
+        yield from _on_dask(jobs, ranges, scheduler, chunk, want_hands, update)
+        return
+    workers = resolve_workers(workers)
+    if workers == 1 or total < POOL_MIN_GAMES:
+        for i, g0, n in ranges:
+            yield from _in_process(i, jobs[i], g0, n, chunk, want_hands, update)
+        return
+    tasks = split_tasks(ranges, pool_task_size(total, workers, chunk))
+    own = pool is None
+    if own:
+        pool = Pool(min(workers, len(tasks)))
+    ex = pool.executor()
+    try:
+        futures = {ex.submit(run_chunk, jobs[i], g0, n, want_hands): (i, g0, n) for i, g0, n in tasks}
+        for fut in as_completed(futures):
+            i, g0, n = futures.pop(fut)  # a finished future holds its rows: let them go once yielded
+            g, h = fut.result()
+            if update is not None:
+                update(n)
+            yield i, g0, g, h
+    except BaseException:
+        pool.abort()  # Ctrl-C or an error: stop at once; what was yielded is kept by the caller
+        raise
+    if own:
+        pool.close()
+
+
+class Pool:
+    """Worker processes made when first needed and kept until closed."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._ex: ProcessPoolExecutor | None = None
+        self.broken = False
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self._ex is None:
+            self._ex = ProcessPoolExecutor(max_workers=self.workers)
+        return self._ex
+
+    def abort(self) -> None:
+        if self._ex is not None:
+            self._ex.shutdown(wait=False, cancel_futures=True)
+            procs = getattr(self._ex, "_processes", None) or {}  # no public handle on the pool's processes
+            for proc in list(procs.values()):
+                proc.terminate()
+        self._ex = None
+        self.broken = True
+
+    def close(self) -> None:
+        if self._ex is not None:
+            self._ex.shutdown()
+        self._ex = None
+
+
+def _in_process(i: int, job: Job, g0: int, n_games: int, chunk: int, want_hands: bool,
+                update: Callable[[int], Any] | None) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    """Chunks of `chunk` games; with a progress display, chunks sized to last about PROGRESS_SECONDS."""
+    at, end = g0, g0 + n_games
+    size = min(chunk, MAX_TASK) if update is None else min(chunk, 8)
+    while at < end:
+        n = min(size, end - at)
+        t = time.perf_counter()
+        g, h = run_chunk(job, at, n, want_hands)
+        at += n
+        if update is not None:
+            update(n)
+            dt = max(time.perf_counter() - t, 1e-3)
+            size = max(1, min(chunk, MAX_TASK, int(n * PROGRESS_SECONDS / dt)))
+        yield i, at - n, g, h
+
+
+class SchedulerError(RuntimeError):
+    """A Dask scheduler that cannot be reached, or workers that would not play the same games."""
+
+
+def dask_client(scheduler: Any) -> Any:
+    """A distributed.Client for an address (or the client given), checked: every worker must run the
+    same engine and strategy sources as this machine, or its games would differ from a local run."""
+    try:
+        from distributed import Client
+    except ImportError:  # declared in pyproject.toml; a trimmed install may lack it
+        raise SchedulerError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+    from .engine.jit import source_hash
+
+    if isinstance(scheduler, Client):
+        client = scheduler
+    else:
+        try:
+            client = Client(str(scheduler), timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler!r} ({type(exc).__name__}); give "
+                                 "its address as tcp://HOST:PORT (see README, 'A cluster')") from None
+    mine = source_hash()
+    try:
+        theirs = client.run(worker_source_hash)
+    except Exception as exc:  # the worker's own error, whatever it is
+        raise SchedulerError(f"the Dask workers at {scheduler!r} cannot import canasta-lab ({type(exc).__name__}: "
+                             f"{exc}); install the same version on every worker") from None
+    if not theirs:
+        raise SchedulerError(f"the Dask scheduler at {scheduler!r} has no workers; start some with "
+                             f"`dask worker {scheduler}`")
+    for addr, h in theirs.items():
+        if h != mine:
+            raise SchedulerError(f"Dask worker {addr} runs other engine sources ({h}) than this machine ({mine}); "
+                                 "install the same canasta-lab on every worker")
+    return client
+
+
+SCHEDULER_TIMEOUT = "10s"
+
+
+def worker_source_hash() -> str:
+    """Run on each Dask worker: the hash of the engine and strategy sources it would play."""
+    from .engine.jit import source_hash
+
+    return source_hash()
+
+
+def _on_dask(jobs: Sequence[Job], ranges: Sequence[Task], scheduler: Any, chunk: int, want_hands: bool,
+             update: Callable[[int], Any] | None) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    from distributed import as_completed as dask_completed
+
+    client = dask_client(scheduler)
+    workers = max(1, sum(client.nthreads().values()))
+    tasks = split_tasks(ranges, pool_task_size(sum(n for _, _, n in ranges), workers, chunk))
+    futures = []
+    try:
+        for i, g0, n in tasks:
+            fut = client.submit(run_chunk, jobs[i], g0, n, want_hands, pure=False)
+            fut.task = (i, g0, n)  # type: ignore[attr-defined]
+            futures.append(fut)
+        where = {f.key: f.task for f in futures}  # type: ignore[attr-defined]
+        for fut in dask_completed(futures):
+            i, g0, n = where[fut.key]
+            g, h = fut.result()
+            fut.release()
+            if update is not None:
+                update(n)
+            yield i, g0, g, h
+    except BaseException:
+        client.cancel(futures)
+        raise
+    finally:
+        if client is not scheduler:
+            client.close()
+
+
+def run_jobs(jobs: Sequence[Job], n_games: int, workers: int = 0, chunk: int = 2000, want_hands: bool = False,
+             progress: Progress = None, scheduler: Any = None) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """Play n_games of every job in memory, sharing one pool of workers; per job (game rows, hand
+    rows, wall seconds of the whole call). For runs too big for memory, see sim.experiment."""
     if n_games <= 0:
         raise ValueError(f"game count must be a positive integer, got {n_games}")
-    if workers <= 0:
-        workers = os.cpu_count() or 1
+    resolve_workers(workers)
     check_progress(progress)
     t0 = time.perf_counter()
-    # compile here, once, before any worker starts (and before a progress bar): forked workers
-    # inherit the compiled code and spawned ones find it on disk, instead of each compiling it
-    prepare_engine([f for job in jobs for f in job.functions()])
+    in_workers = scheduler is not None or (resolve_workers(workers) > 1 and n_games * len(jobs) >= POOL_MIN_GAMES)
+    prepare_jobs(jobs, in_workers)  # before the bar: the compile line stands alone
     update, close = progress_callback(progress, n_games * len(jobs))
     parts: dict[int, list[tuple[int, np.ndarray, np.ndarray]]] = {i: [] for i in range(len(jobs))}
     try:
-        if workers == 1:
-            for i, job in enumerate(jobs):
-                for g0, g, h in _in_process(job, n_games, chunk, want_hands, update):
-                    parts[i].append((g0, g, h))
-        else:
-            size = max(1, min(chunk, -(-n_games * len(jobs) // (4 * workers))))
-            if update is not None:
-                size = min(size, PROGRESS_TASK)
-            tasks = [(i, g0, n) for i in range(len(jobs)) for g0, n in chunks(n_games, size)]
-            with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as ex:
-                futures = {ex.submit(run_chunk, jobs[i], g0, n, want_hands): (i, g0, n) for i, g0, n in tasks}
-                for fut in as_completed(futures):
-                    i, g0, n = futures[fut]
-                    g, h = fut.result()
-                    parts[i].append((g0, g, h))
-                    if update is not None:
-                        update(n)
+        for i, g0, g, h in iter_chunks(jobs, [(i, 0, n_games) for i in range(len(jobs))], workers, chunk,
+                                       want_hands, update, scheduler):
+            parts[i].append((g0, g, h))
     finally:
         close()
     wall = time.perf_counter() - t0
@@ -244,26 +432,7 @@ def run_jobs(jobs: Sequence[Job], n_games: int, workers: int = 1, chunk: int = 2
     return results
 
 
-def _in_process(job: Job, n_games: int, chunk: int, want_hands: bool,
-                update: Callable[[int], Any] | None) -> list[tuple[int, np.ndarray, np.ndarray]]:
-    """Chunks of `chunk` games; with a progress display, chunks sized to last about PROGRESS_SECONDS."""
-    out = []
-    g0 = 0
-    size = chunk if update is None else min(chunk, 8)
-    while g0 < n_games:
-        n = min(size, n_games - g0)
-        t = time.perf_counter()
-        g, h = run_chunk(job, g0, n, want_hands)
-        out.append((g0, g, h))
-        g0 += n
-        if update is not None:
-            update(n)
-            dt = max(time.perf_counter() - t, 1e-3)
-            size = max(1, min(chunk, int(n * PROGRESS_SECONDS / dt)))
-    return out
-
-
-def run(job: Job, n_games: int, workers: int = 1, chunk: int = 2000, want_hands: bool = False,
-        progress: Progress = None) -> tuple[np.ndarray, np.ndarray, float]:
-    """Play n_games; returns (game rows, hand rows, wall seconds)."""
-    return run_jobs([job], n_games, workers, chunk, want_hands, progress)[0]
+def run(job: Job, n_games: int, workers: int = 0, chunk: int = 2000, want_hands: bool = False,
+        progress: Progress = None, scheduler: Any = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """Play n_games in memory; returns (game rows, hand rows, wall seconds)."""
+    return run_jobs([job], n_games, workers, chunk, want_hands, progress, scheduler)[0]

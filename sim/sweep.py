@@ -8,7 +8,8 @@ not by the cards: common random numbers make the comparison between rows sharper
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,9 +17,10 @@ import pandas as pd
 
 from strategies import StrategyChoice, StrategyError, StrategySpec, parse_strategy
 
+from .experiment import Experiment
 from .rules import Variant, get_variant
-from .runner import Job, make_job, run_jobs
-from .stats import mean_interval, wilson
+from .runner import Progress, make_job
+from .stats import holm
 
 
 def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataFrame) -> list[dict[str, Any]]:
@@ -51,35 +53,21 @@ def seating(variant: Variant, a: StrategyChoice, b: StrategyChoice) -> list[Stra
     return [a if variant.seat_side(p) == 0 else b for p in range(variant.players)]
 
 
-def row_stats(job: Job, games: np.ndarray) -> dict[str, float]:
-    """Wins and the per-deal score margin of the strategy seated on side 0 of the base seating."""
-    from .engine import layout as L
-
-    v = job.variant
-    rot = games[:, L.G_GAME] % v.n_sides
-    own = np.array([v.seat_side(int(r) % v.players) for r in rot])
-    scores = games[:, L.G_SCORE:L.G_SCORE + v.n_sides].astype(float)
-    mine = scores[np.arange(len(games)), own]
-    others = (scores.sum(axis=1) - mine) / (v.n_sides - 1)
-    won = games[:, L.G_WINNER] == own
-    margin = pd.Series(mine - others).groupby(games[:, L.G_DEAL]).mean().to_numpy()
-    k, n = int(won.sum()), len(games)
-    lo, hi = wilson(k, n)
-    m, mlo, mhi = mean_interval(margin)
-    return {"games": n, "wins": k, "win_rate": k / n, "ci_low": lo, "ci_high": hi,
-            "margin": m, "margin_low": mlo, "margin_high": mhi}
-
-
 def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
           grid: Mapping[str, Sequence[Any]] | pd.DataFrame, opponent: str | StrategySpec | StrategyChoice = "baseline",
-          games: int = 200, seed: int = 0, workers: int = 1,
-          progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """Play `games` games per parameter row; one row of results per parameter row.
+          games: int = 200, seed: int = 0, workers: int = 0, progress: Progress = None,
+          out: str | Path | None = None, scheduler: Any = None, force: bool = False) -> pd.DataFrame:
+    """Play `games` games (rounded up to whole deals) per parameter row against `opponent`; one row of
+    results per parameter row, read as a head to head on the deals (sim.stats.head_to_head).
 
     `strategy` may carry fixed knobs (`"baseline:meld=three"`); the grid varies the others. The
-    result has the knob values, then games, wins, win_rate with its Wilson interval, and margin:
-    the mean final-score lead over the opponents per duplicate deal, with its t interval.
-    """
+    result has the knob values, then games and wins, the pair counts, the win rate, the score margin
+    per deal and the Elo difference with their 95% intervals on the deals, and `real`: whether the
+    row differs from the opponent after Holm's correction for the number of rows. With `out`, each
+    row's games go to their own run folder under it, and `sweep.parquet` holds the table; a stopped
+    sweep resumes."""
+    from .compare import ALPHA_HOLM, CONFIDENCE, folder_name, prepare_output, whole_deals
+
     v = get_variant(variant) if isinstance(variant, str) else variant
     base = parse_strategy(strategy)
     opp = parse_strategy(opponent)
@@ -87,13 +75,38 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     rows = grid_rows(base, grid)
     choices = [base.spec.choice(**{**fixed, **row}) for row in rows]
     jobs = [make_job(v, seating(v, c, opp), seed) for c in choices]
-    results = run_jobs(jobs, games, workers=workers, progress=progress)
-    out = []
-    for row, c, job, (g, _, _) in zip(rows, choices, jobs, results, strict=True):
-        rec: dict[str, Any] = {k: c.spec.knob(k).show(c.params[c.spec.knob(k).slot]) for k in row}
+    budget = whole_deals(games, v.n_sides)
+    root = prepare_output(out, force) if out is not None else None
+    outs = [root / f"{folder_name(c.label)}.parquet" for c in choices] if root else None
+    with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
+                    describe="this sweep row", parents=True) as exp:
+        exp.advance()
+    out_rows = []
+    for k, (row, c) in enumerate(zip(rows, choices, strict=True)):
+        rec: dict[str, Any] = {name: c.spec.knob(name).show(c.params[c.spec.knob(name).slot]) for name in row}
         rec["strategy"] = c.label
-        rec.update(row_stats(job, g))
-        out.append(rec)
-    df = pd.DataFrame(out)
-    df.attrs.update({"variant": v.name, "opponent": opp.label, "seed": seed, "games_per_row": games})
+        h2h = exp.summary(k, "row", "opponent", budget, labels=["row", "opponent"], confidence=CONFIDENCE)
+        frame = exp.frame(k, budget, labels=["row", "opponent"])
+        won = np.zeros(budget, bool)
+        for s in range(v.n_sides):
+            won |= (frame["winner_side"].to_numpy() == s) & (frame[f"strategy_{s}"] == "row").to_numpy()
+        rec.update({"games": budget, "wins": int(won.sum())})
+        rec.update({k2: h2h[k2] for k2 in SWEEP_COLUMNS})
+        out_rows.append(rec)
+    df = pd.DataFrame(out_rows)
+    df["real"] = holm(df["p_value"].to_numpy(), ALPHA_HOLM)
+    df.attrs.update({"variant": v.name, "opponent": opp.label, "seed": seed, "games_per_row": budget,
+                     "strategy": base.label, "grid": {k: [str(x) for x in vals] for k, vals in grid.items()}
+                     if not isinstance(grid, pd.DataFrame) else grid.to_dict("list"),
+                     **{k: exp.run_meta(0)[k] for k in ("rules", "house_rules", "package_version", "code_version",
+                                                          "machine")},
+                     "wall_seconds": round(exp.wall, 3)})
+    if root is not None:
+        from .results import write_parquet
+
+        write_parquet(df, dict(df.attrs), root / "sweep.parquet")
     return df
+
+
+SWEEP_COLUMNS = ("deals", "won_all", "split", "lost_all", "win_rate", "win_low", "win_high", "margin", "margin_low",
+                 "margin_high", "elo", "elo_low", "elo_high", "p_value")

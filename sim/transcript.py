@@ -12,9 +12,10 @@ import numpy as np
 
 from .cards import card_name
 from .engine import layout as L
-from .results import check_writable, publish
+from .results import check_writable
 from .rules import Variant
 from .runner import EngineError, Job, describe_error, make_job
+from .store import publish
 
 METHODS = {L.TAKE_M1: "pair", L.TAKE_M2: "natural_wild", L.TAKE_M3: "layoff"}
 KINDS = {L.MK_RANK: "rank", L.MK_WILD: "wild", L.MK_BLACK3: "black3", L.MK_SEQ: "sequence"}

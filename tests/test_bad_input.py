@@ -55,32 +55,22 @@ def test_preset_with_its_own_player_count_accepts_the_same_count():
 # --- outputs ---------------------------------------------------------------------------------------
 
 
-def test_same_path_for_out_and_hands_out_is_refused(tmp_path):
-    x = tmp_path / "x.parquet"
-    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(x),
-                "--hands-out", str(x)), "are the same file")
-    assert not x.exists()
-    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(x),
-                "--hands-out", str(tmp_path / "." / "x.parquet")), "are the same file")
+def test_hands_without_a_run_folder_is_refused(tmp_path):
+    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--hands"), "give --out")
 
 
-def test_force_where_the_output_is_a_folder_is_refused_before_playing(tmp_path):
+def test_a_folder_that_is_not_a_run_is_never_used_even_with_force(tmp_path):
     d = tmp_path / "looks-like.parquet"
     d.mkdir()
     (d / "keep.txt").write_text("precious")
-    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(d), "--force"),
-            "is a folder")
-    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--hands-out", str(d),
-                "--force"), "is a folder")
+    for extra in ([], ["--force"]):
+        refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(d), *extra),
+                "is not a canasta-lab run folder")
     t = tmp_path / "t.jsonl"
     t.mkdir()
     refused(run("transcript", "classic-4p", "-s", "random", "--seed", "1", "--game", "0", "--out", str(t), "--force"),
             "is a folder")
-    s = tmp_path / "s.parquet"
-    s.mkdir()
-    refused(run("sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile=1,3", "--games", "2", "--seed", "1",
-                "--out", str(s), "--force"), "is a folder")
-    assert (d / "keep.txt").read_text() == "precious"
+    assert sorted(p.name for p in d.iterdir()) == ["keep.txt"] and (d / "keep.txt").read_text() == "precious"
 
 
 def test_compare_out_to_an_existing_file_is_refused(tmp_path):
@@ -99,20 +89,33 @@ def test_compare_out_to_an_unwritable_path_is_refused(tmp_path):
     assert not Path("/proc/canasta-report").exists()
 
 
-def test_compare_existing_report_folder_is_refused_unless_force(tmp_path):
+def test_compare_report_without_its_run_is_refused_unless_force(tmp_path):
     rep = tmp_path / "rep"
     rep.mkdir()
     (rep / "report.md").write_text("old report")
     (rep / "notes.txt").write_text("mine")
     refused(run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
-                "--out", str(rep)), "already exists", "--force")
+                "--out", str(rep)), "already holds report.md", "--force")
     assert (rep / "report.md").read_text() == "old report"
     r = run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
             "--out", str(rep), "--force", "--quiet")
     assert r.returncode == 0, r.stderr
-    assert "| baseline |" in (rep / "report.md").read_text()
+    assert "baseline vs random" in (rep / "report.md").read_text()
     assert (rep / "notes.txt").read_text() == "mine"  # --force replaces the report's own files only
-    assert sorted(p.name for p in rep.iterdir()) == ["games.parquet", "notes.txt", "report.md", "win_rates.png"]
+    assert sorted(p.name for p in rep.iterdir()) == ["games.parquet", "notes.txt", "pairs.parquet", "report.md",
+                                                    "win_rates.png"]
+
+
+def test_compare_into_the_folder_of_another_comparison_is_refused_unless_force(tmp_path):
+    rep = tmp_path / "rep"
+    args = ["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1", "--quiet"]
+    assert run(*args, "--out", str(rep)).returncode == 0
+    before = (rep / "report.md").read_text()
+    other = ["compare", "classic-2p", "-s", "baseline", "-s", "freezer", "--games", "4", "--seed", "1", "--quiet"]
+    refused(run(*other, "--out", str(rep)), "holds another run (different strategies)", "--force")
+    assert (rep / "report.md").read_text() == before
+    assert run(*other, "--out", str(rep), "--force").returncode == 0
+    assert "freezer" in (rep / "report.md").read_text()
 
 
 def test_compare_has_force_and_progress(tmp_path):

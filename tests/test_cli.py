@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from sim.cli import main
-from sim.results import read_parquet
+from sim.results import read, read_parquet
 
 
 def run(*args):
@@ -29,18 +29,18 @@ def test_strategies_lists_knobs_with_range_default_and_meaning(capsys):
     assert "min_pile" in out and "default 3" in out
 
 
-@pytest.mark.parametrize("command", ["variants", "strategies", "play", "transcript", "bench", "compare"])
+@pytest.mark.parametrize("command", ["variants", "strategies", "play", "transcript", "bench", "compare",
+                                     "tournament", "sweep", "rules", "cache"])
 def test_every_command_has_help(command):
     r = run(command, "--help")
     assert r.returncode == 0 and "usage" in r.stdout
 
 
-def test_play_writes_parquet_with_metadata_and_contract_columns(tmp_path):
+def test_play_writes_a_run_folder_with_metadata_and_contract_columns(tmp_path):
     out = tmp_path / "r.parquet"
-    hands = tmp_path / "h.parquet"
     assert main(["play", "classic-4p", "-s", "baseline:min_pile=5", "-s", "random", "--games", "6", "--seed", "2",
-                 "--out", str(out), "--hands-out", str(hands)]) == 0
-    res = read_parquet(out)
+                 "--out", str(out), "--hands"]) == 0
+    res = read(out)
     for col in ("game", "deal", "winner_side", "n_hands", "capped_hands", "score_0", "score_1",
                 "strategy_0", "strategy_1"):
         assert col in res.games.columns
@@ -49,8 +49,10 @@ def test_play_writes_parquet_with_metadata_and_contract_columns(tmp_path):
     assert m["variant"] == "classic-4p" and m["seed"] == 2 and m["games"] == 6
     assert m["strategies"][0]["knobs"]["min_pile"] == 5
     assert m["rules"]["hand_size"] == 11 and "package_version" in m and "wall_seconds" in m
-    h = pd.read_parquet(hands)
-    assert h.groupby("game").size().tolist() == res.games.n_hands.tolist()
+    assert m["code_version"]["engine_sources"] and m["machine"]["cpus"] >= 1  # what ran it, and where
+    assert res.hands.groupby("game").size().tolist() == res.games.n_hands.tolist()
+    # a Parquet reader that knows nothing of canasta-lab reads the games table from the folder
+    assert pd.read_parquet(out).sort_values("game")["score_0"].tolist() == res.games["score_0"].tolist()
 
 
 BAD = [
@@ -85,7 +87,7 @@ def test_existing_output_is_never_overwritten(tmp_path):
     out = tmp_path / "keep.parquet"
     out.write_bytes(b"precious")
     r = run("play", "classic-4p", "-s", "baseline", "--games", "2", "--seed", "1", "--out", str(out))
-    assert r.returncode != 0 and "already exists" in r.stderr
+    assert r.returncode != 0 and "is a file" in r.stderr
     assert out.read_bytes() == b"precious"
     t = tmp_path / "keep.jsonl"
     t.write_text("precious")
@@ -121,9 +123,11 @@ def test_transcript_writes_jsonl_matching_the_game_row(tmp_path):
 def test_compare_writes_report_table_and_chart(tmp_path, capsys):
     assert main(["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "20", "--seed", "3",
                  "--out", str(tmp_path / "rep")]) == 0
-    for name in ("report.md", "win_rates.png", "games.parquet"):
+    for name in ("report.md", "win_rates.png", "games.parquet", "pairs.parquet"):
         assert (tmp_path / "rep" / name).exists()
-    assert "| baseline |" in (tmp_path / "rep" / "report.md").read_text()
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "baseline vs random" in text and "Reproduce: `canasta-lab compare classic-2p" in text
+    assert "won all" in text and "Elo" in text and "Pairing cut the variance" in text
 
 
 def test_bench_json_has_the_contract_fields():

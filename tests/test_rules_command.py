@@ -115,12 +115,12 @@ def test_house_rules_are_played_and_recorded():
 
 
 def test_house_rules_reach_the_command_line_results(tmp_path):
-    from sim.results import read_parquet
+    from sim.results import read
 
     out = tmp_path / "r.parquet"
     assert main(["play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--quiet",
                  "--rule", "target_score=1000", "--out", str(out)]) == 0
-    meta = read_parquet(out).meta
+    meta = read(out).meta
     assert meta["house_rules"] == ["target_score=1000"] and meta["rules"]["target_score"] == 1000
 
 

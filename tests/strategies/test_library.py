@@ -202,7 +202,7 @@ def test_sweep_plays_every_grid_row_against_the_opponent_without_recompiling():
     assert compiled_engines() == before
     assert list(df["min_pile"]) == ["0", "0", "8", "8"] and list(df["freeze"]) == ["never", "0", "never", "0"]
     assert (df["games"] == 8).all()
-    assert {"win_rate", "ci_low", "ci_high", "margin", "margin_low", "margin_high"} <= set(df.columns)
+    assert {"win_rate", "win_low", "win_high", "margin", "margin_low", "margin_high", "elo", "real"} <= set(df.columns)
 
 
 def test_sweep_row_equal_to_the_opponent_is_an_even_match():
@@ -224,16 +224,18 @@ def test_sweep_refuses_bad_knobs_before_playing():
         sweep("classic-4p", "baseline", {"min_pile": [1, 500]}, games=2)
 
 
-def test_cli_sweep_prints_a_table_and_writes_parquet(tmp_path, capsys):
-    out = tmp_path / "s.parquet"
+def test_cli_sweep_prints_a_table_and_writes_its_table_and_runs(tmp_path, capsys):
+    out = tmp_path / "sweep"
     assert main(["sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile=0,9", "--games", "4", "--seed", "1",
                  "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "min_pile" in text and "win_rate" in text
     from sim.results import read_parquet
 
-    r = read_parquet(out)
+    r = read_parquet(out / "sweep.parquet")
     assert len(r.games) == 2 and r.meta["grid"] == {"min_pile": ["0", "9"]}
+    assert sorted(p.name for p in out.iterdir()) == ["baseline_min_pile=0.parquet", "baseline_min_pile=9.parquet",
+                                                    "sweep.parquet"]
     assert main(["sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile", "--games", "4", "--seed", "1"]) == 2
     assert "write knob=value" in capsys.readouterr().err
 

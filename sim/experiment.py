@@ -1,0 +1,344 @@
+"""Experiments at scale: the games of one or more jobs, played in chunks that go to disk as they
+finish (sim.store), resumed where a stopped run left off, and kept in memory only as the few
+columns statistics need (the winner and the final scores), so memory stays flat however many games.
+
+Every playing command and API call goes through `Experiment`: `play`, `compare` (with or without a
+sequential test), `tournament` and `sweep`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import platform
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .engine import layout as L
+from .runner import (
+    MAX_TASK,
+    POOL_MIN_GAMES,
+    Job,
+    Pool,
+    Progress,
+    check_progress,
+    cpu_count,
+    dask_client,
+    iter_chunks,
+    prepare_jobs,
+    progress_callback,
+    resolve_workers,
+)
+from .stats import Moments, PairValues, concat_pair_values, pair_values, summarize_pairs
+from .store import RunFolder, open_run
+
+NO_WINNER = -1
+COUNT_COLUMNS = ("n_hands", "capped_hands", "capped_game")  # kept per game besides winner and scores
+PAIR_BLOCK = 120_000  # games whose pair values are computed at once (rounded up to whole deals)
+
+
+def strategy_code(job: Job) -> list[str]:
+    """A hash of each user strategy's Python source: a user strategy edited between a stopped run and
+    its resumption is another strategy. Built-in ones are covered by the engine's source hash."""
+    out = []
+    for c in job.strategies:
+        if not c.spec.is_user:
+            out.append("")
+            continue
+        fn = getattr(c.spec.decide, "py_func", c.spec.decide)
+        try:
+            text = inspect.getsource(fn).encode()
+        except (OSError, TypeError):  # defined where the source is not kept (an exec'd string)
+            text = fn.__code__.co_code + repr(fn.__code__.co_consts).encode()
+        out.append(hashlib.sha256(text).hexdigest()[:16])
+    return out
+
+
+def identity(job: Job) -> dict[str, Any]:
+    """What a run folder must match to be resumed: the same games, game for game."""
+    from .engine.jit import source_hash
+
+    return {
+        "variant": job.variant.name,
+        "rules": job.variant.to_dict(),
+        "strategies": [{"label": c.label, "name": c.spec.name, "knobs": c.knob_values(), "code": code}
+                       for c, code in zip(job.strategies, strategy_code(job), strict=True)],
+        "seed": job.seed,
+        "check": job.check,
+        "engine": source_hash(),
+    }
+
+
+def git_commit() -> str | None:
+    """The checkout's commit (with `+dirty` for uncommitted edits), when the package runs from one."""
+    from .engine.jit import PACKAGE_ROOT
+
+    if not (PACKAGE_ROOT / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(PACKAGE_ROOT), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(PACKAGE_ROOT), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=5, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+def code_version() -> dict[str, Any]:
+    from .engine.jit import source_hash
+
+    return {"package": __version__, "engine_sources": source_hash(), "git": git_commit()}
+
+
+def machine() -> dict[str, Any]:
+    return {"host": platform.node(), "system": platform.platform(), "processor": platform.machine(),
+            "cpus": cpu_count(), "python": platform.python_version()}
+
+
+class Experiment:
+    """The games 0..budget-1 of each job, played on demand up to any target (`advance`): in one
+    pool of workers for all jobs, written part by part to each job's run folder when it has one.
+
+    Finished games found in a folder are not played again; a folder of another run is refused
+    before any game (sim.store.open_run)."""
+
+    def __init__(self, jobs: Sequence[Job], budget: int, outs: Sequence[str | Path | None] | None = None,
+                 hands: bool = False, keep_rows: bool = False, workers: int = 0, chunk: int = MAX_TASK,
+                 progress: Progress = None, scheduler: Any = None, force: bool = False,
+                 describe: str = "", parents: bool = False) -> None:
+        if budget <= 0:
+            raise ValueError(f"game count must be a positive integer, got {budget}")
+        resolve_workers(workers)
+        check_progress(progress)
+        self.jobs = list(jobs)
+        self.budget = budget
+        self.hands = hands
+        self.keep_rows = keep_rows
+        self.workers, self.chunk, self.progress = workers, chunk, progress
+        # the cluster is reached, and its workers checked, before any folder is touched or game played
+        self.scheduler = dask_client(scheduler) if scheduler is not None else None
+        self._own_client = scheduler is not None and self.scheduler is not scheduler
+        outs = list(outs) if outs is not None else [None] * len(self.jobs)
+        self.folders: list[RunFolder | None] = []
+        try:
+            for j, o in zip(self.jobs, outs, strict=True):
+                self.folders.append(open_run(o, identity(j), hands, force, describe, parents)
+                                    if o is not None else None)
+        except BaseException:  # a later folder refused: the ones made for this call go again
+            for f in self.folders:
+                if f is not None:
+                    f.discard_if_empty()
+            if self.scheduler is not None and scheduler is not self.scheduler:
+                self.scheduler.close()
+            raise
+        self.have = [np.zeros(budget, bool) for _ in self.jobs]
+        self.winner = [np.full(budget, NO_WINNER, np.int8) for _ in self.jobs]
+        self.scores = [np.zeros((budget, j.variant.n_sides), np.int32) for j in self.jobs]
+        # hands, hands ended by the turn cap, games ended by the hand cap: the summary a run prints
+        self.counts = [np.zeros((budget, len(COUNT_COLUMNS)), np.int16) for _ in self.jobs]
+        self.rows: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in self.jobs]
+        for i, f in enumerate(self.folders):
+            if f is not None and f.done:
+                self._load(i, f)
+        self.resumed = [int(h.sum()) for h in self.have]
+        self.played = 0
+        self.wall = 0.0
+        self._bar: tuple[Any, Any] | None = None
+        self._started = False
+        self._recorded = False
+        self._pool = Pool(resolve_workers(workers))  # its processes start with the first game played
+        self._part_meta: dict[int, dict[str, Any]] = {}
+        self._code = code_version()
+        self._machine = machine()
+
+    def _load(self, i: int, f: RunFolder) -> None:
+        """The per-game columns of the games already in the folder, read part by part."""
+        import pyarrow.parquet as pq
+
+        if self.keep_rows:
+            raise ValueError("keep_rows is for runs without a folder")
+        sides = self.jobs[i].variant.n_sides
+        score_cols = [f"score_{s}" for s in range(sides)]
+        for path in f.parts():
+            t = pq.read_table(path, columns=["game", "winner_side", *score_cols, *COUNT_COLUMNS])
+            g = t.column("game").to_numpy()
+            keep = g < self.budget
+            g = g[keep]
+            self.have[i][g] = True
+            self.winner[i][g] = t.column("winner_side").to_numpy()[keep]
+            for s, c in enumerate(score_cols):
+                self.scores[i][g, s] = t.column(c).to_numpy()[keep]
+            for c, name in enumerate(COUNT_COLUMNS):
+                self.counts[i][g, c] = t.column(name).to_numpy()[keep]
+
+    def missing(self, target: int) -> list[tuple[int, int, int]]:
+        """(job, first game, count) of every game below `target` not played yet."""
+        out = []
+        for i, have in enumerate(self.have):
+            h = np.concatenate([[True], have[:target], [True]]).astype(np.int8)
+            starts = np.flatnonzero(np.diff(h) == -1)
+            ends = np.flatnonzero(np.diff(h) == 1)
+            out += [(i, int(a), int(b - a)) for a, b in zip(starts, ends, strict=True)]
+        return out
+
+    def done(self, target: int | None = None) -> bool:
+        t = self.budget if target is None else target
+        return all(h[:t].all() for h in self.have)
+
+    def _start(self) -> None:
+        todo = sum(n for _, _, n in self.missing(self.budget))
+        in_workers = self.scheduler is not None or (resolve_workers(self.workers) > 1 and todo >= POOL_MIN_GAMES)
+        prepare_jobs(self.jobs, in_workers)  # the compile line before the bar
+        total = self.budget * len(self.jobs)
+        self._bar = progress_callback(self.progress, total, total - todo)
+        extra = {"machine": self._machine, "code": self._code,
+                 "workers": "dask" if self.scheduler is not None else resolve_workers(self.workers)}
+        for i, f in enumerate(self.folders):
+            if f is not None:
+                f.start_session(self.budget, extra, self.run_meta(i))
+        self._started = True
+
+    def advance(self, target: int | None = None) -> None:
+        """Play every missing game below `target` (default: the budget) of every job."""
+        target = self.budget if target is None else min(target, self.budget)
+        ranges = self.missing(target)
+        if not ranges:
+            return
+        if not self._started:
+            self._start()
+        update = self._bar[0] if self._bar else None
+        t0 = time.perf_counter()
+        try:
+            for i, g0, g, h in iter_chunks(self.jobs, ranges, self.workers, self.chunk,
+                                           self.hands or self.keep_rows, update, self.scheduler, self._pool):
+                self._take(i, g0, g, h)
+        finally:
+            self.wall += time.perf_counter() - t0
+            if self._pool.broken:
+                self._pool = Pool(resolve_workers(self.workers))
+
+    def _take(self, i: int, g0: int, g: np.ndarray, h: np.ndarray) -> None:
+        from .results import games_frame, hands_frame, metadata
+
+        job = self.jobs[i]
+        n = len(g)
+        f = self.folders[i]
+        if f is not None:
+            if i not in self._part_meta:  # once per job: the code version asks git, the machine the system
+                self._part_meta[i] = {**metadata(job, self.budget, 0.0), "code_version": self._code,
+                                      "machine": self._machine}
+            f.write(g0, games_frame(job, g), hands_frame(job, h) if self.hands else None, self._part_meta[i])
+        if self.keep_rows:
+            self.rows[i].append((g0, g, h))
+        sl = slice(g0, g0 + n)
+        self.have[i][sl] = True
+        self.winner[i][sl] = g[:, L.G_WINNER]
+        self.scores[i][sl] = g[:, L.G_SCORE:L.G_SCORE + job.variant.n_sides]
+        self.counts[i][sl] = g[:, [L.G_NHANDS, L.G_CAPPED_HANDS, L.G_CAPPED_GAME]]
+        self.played += n
+
+    def close(self) -> None:
+        """Close the progress display and record this session (wall time, games played) in each folder."""
+        self._pool.close()
+        if self._own_client:
+            self.scheduler.close()
+            self._own_client = False
+        if self._bar is not None:
+            self._bar[1]()
+            self._bar = None
+        for f in self.folders:
+            if f is not None and not f.done:
+                f.discard_if_empty()
+        if self._started:
+            for f in self.folders:
+                if f is not None and f.path.exists():
+                    f.end_session(self.wall, self.played)
+            self._started = False
+            self._recorded = True
+
+    def release(self) -> None:
+        """Let the per-game columns go once the statistics are read (a report's chart comes after)."""
+        self.have, self.winner, self.scores, self.counts = [], [], [], []
+
+    def __enter__(self) -> Experiment:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def count(self, i: int = 0) -> int:
+        """Games 0..k-1 all played: k."""
+        miss = np.flatnonzero(~self.have[i])
+        return int(miss[0]) if len(miss) else self.budget
+
+    def pair_values(self, i: int, a: str, b: str, upto: int,
+                    labels: Sequence[str] | None = None) -> tuple[PairValues, tuple[Moments, Moments]]:
+        """A's per-deal values against B over games 0..upto-1, and the moments of its per-game values,
+        computed a block of deals at a time: a million games never stand in memory as one table."""
+        rot = self.jobs[i].variant.n_sides
+        step = -(-PAIR_BLOCK // rot) * rot
+        parts, gx, gm = [], Moments(0, 0.0, 0.0), Moments(0, 0.0, 0.0)
+        for g in range(0, upto, step):
+            pv = pair_values(self.frame(i, upto=min(g + step, upto), labels=labels, start=g), a, b)
+            gx, gm = gx + Moments.of(pv.game_x), gm + Moments.of(pv.game_margin)
+            none = np.zeros(0)
+            parts.append(replace(pv, game_ids=none, game_x=none, game_margin=none))
+        return concat_pair_values(parts), (gx, gm)
+
+    def summary(self, i: int, a: str, b: str, upto: int, labels: Sequence[str] | None = None,
+                confidence: float = 0.95) -> dict[str, Any]:
+        """sim.stats.head_to_head of A against B over games 0..upto-1."""
+        pv, moments = self.pair_values(i, a, b, upto, labels)
+        return summarize_pairs(pv, confidence, moments)
+
+    def frame(self, i: int = 0, upto: int | None = None, labels: Sequence[str] | None = None,
+              start: int = 0) -> pd.DataFrame:
+        """The compact games table of job `i`, games 0..upto-1: game, deal, winner_side, score_i and
+        strategy_i (categorical), the columns statistics read. `labels` renames the sides of the
+        base seating (a sweep calls its sides "row" and "opponent" whatever the strategies)."""
+        job = self.jobs[i]
+        v = job.variant
+        n = self.count(i) if upto is None else upto
+        sl = slice(start, n)
+        game = np.arange(start, n, dtype=np.int64)
+        df = pd.DataFrame({"game": game, "deal": game // v.n_sides, "winner_side": self.winner[i][sl]})
+        for c, name in enumerate(COUNT_COLUMNS):
+            df[name] = self.counts[i][sl, c]
+        df["capped_game"] = df["capped_game"].astype(bool)
+        for s in range(v.n_sides):
+            df[f"score_{s}"] = self.scores[i][sl, s]
+        from .results import side_labels
+
+        if labels is None:
+            per_rot = [side_labels(job, r) for r in range(v.n_sides)]
+        else:  # rotate the seats as the engine does (Job.seat_labels), then read each side's first seat
+            base = [labels[v.seat_side(p)] for p in range(v.players)]
+            per_rot = [[base[(side[0] - r) % v.players] for side in v.sides] for r in range(v.n_sides)]
+        cats = sorted({x for row in per_rot for x in row})
+        rot = game % v.n_sides
+        for s in range(v.n_sides):
+            codes = np.array([cats.index(per_rot[r][s]) for r in range(v.n_sides)], np.int8)[rot]
+            df[f"strategy_{s}"] = pd.Categorical.from_codes(codes, cats)
+        return df
+
+    def run_meta(self, i: int = 0) -> dict[str, Any]:
+        """The DESIGN metadata record of job `i` for the games played so far."""
+        from .results import metadata
+
+        f = self.folders[i]
+        wall = self.wall
+        if f is not None:  # earlier sessions, and this one once close() has recorded it
+            wall = sum(x["wall_seconds"] for x in f.record.get("sessions", [])) + (0.0 if self._recorded else wall)
+        meta = metadata(self.jobs[i], self.count(i), wall)
+        meta.update({"code_version": self._code, "machine": self._machine,
+                     "workers": "dask" if self.scheduler is not None else resolve_workers(self.workers)})
+        return meta

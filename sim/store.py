@@ -1,0 +1,379 @@
+"""A run on disk: a folder of Parquet part files that grows as chunks of games finish.
+
+Memory stays flat however many games a run plays (a finished chunk is written and let go), a run
+stopped by Ctrl-C or a kill keeps every chunk it finished, and the same command again plays only the
+games that are missing. A folder remembers what it is a run of (its identity: variant and rules,
+strategies with every knob, master seed, engine source version): a folder of another run, a damaged
+part or a file that is not ours is refused, so results never mix.
+
+Layout (readers such as `pandas.read_parquet(folder)` see the games table directly, because names
+starting with `_` or `.` are skipped by Parquet dataset readers)::
+
+    RUN/_canasta_lab.json              identity, games asked for, sessions (wall time, machine)
+    RUN/part-000000000-000004096.parquet   games 0..4095, one row per game
+    RUN/_hands/part-....parquet        one row per hand, when the run records hands
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+RUN_FILE = "_canasta_lab.json"
+HANDS_DIR = "_hands"
+FORMAT = 1  # the folder layout's version, in the run file
+PART_RE = re.compile(r"^part-(\d{9})-(\d{9})\.parquet$")
+META_KEY = b"canasta_lab"
+
+
+class ResultsError(ValueError):
+    """A results file or folder that is missing, corrupt, or not written by this run."""
+
+
+def part_name(g0: int, g1: int) -> str:
+    return f"part-{g0:09d}-{g1:09d}.parquet"
+
+
+def identity_key(identity: dict[str, Any]) -> str:
+    """Short hash of a run's identity, stamped into every part so a part from another run is seen."""
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def publish(tmp: str, path: Path) -> None:
+    """Give a finished temporary file the usual permissions and rename it into place atomically."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    os.replace(tmp, path)
+
+
+def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+        publish(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        publish(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_table(df: pd.DataFrame, meta: dict[str, Any], path: Path) -> None:
+    """One Parquet file with our metadata record, written to a temporary name and renamed into place:
+    a kill leaves either the whole file or none of it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                          META_KEY: json.dumps(meta, default=str).encode()})
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=path.parent)
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp)
+        publish(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def part_meta(path: Path) -> tuple[dict[str, Any], int]:
+    """(our metadata record, row count) of a part, from its footer alone; one line if it is damaged."""
+    import pyarrow.parquet as pq
+
+    try:
+        md = pq.ParquetFile(path).metadata
+    except Exception as exc:  # pyarrow raises several types for a damaged file
+        raise ResultsError(f"{str(path)!r} is damaged ({type(exc).__name__}): delete it and run the same command "
+                           "again to play its games anew") from None
+    raw = (md.metadata or {}).get(META_KEY)
+    if raw is None:
+        raise ResultsError(f"{str(path)!r} was not written by canasta-lab; a run folder holds only its own files")
+    return json.loads(raw), md.num_rows
+
+
+@dataclass
+class RunFolder:
+    """An open run folder; `missing` says which games are still to play, `write` adds a chunk."""
+
+    path: Path
+    identity: dict[str, Any]
+    record: dict[str, Any]
+    done: list[tuple[int, int]]  # (first game, end) of every part, sorted
+    hands: bool
+    created: bool = False  # made by this process: removed again if it ends without a single part
+    made_parents: list[Path] = field(default_factory=list)  # folders made for it, innermost first
+
+    @property
+    def key(self) -> str:
+        return identity_key(self.identity)
+
+    @property
+    def games_done(self) -> int:
+        return sum(b - a for a, b in self.done)
+
+    def missing(self, n_games: int) -> list[tuple[int, int]]:
+        """The gaps in games 0..n_games-1 as (first game, count)."""
+        gaps, at = [], 0
+        for a, b in self.done:
+            if a > at:
+                gaps.append((at, min(a, n_games) - at))
+            at = max(at, b)
+            if at >= n_games:
+                break
+        if at < n_games:
+            gaps.append((at, n_games - at))
+        return [(a, n) for a, n in gaps if n > 0]
+
+    def write(self, g0: int, games: pd.DataFrame, hands: pd.DataFrame | None, meta: dict[str, Any]) -> None:
+        """Add one finished chunk. The hands part is written first: a games part is the chunk's
+        completion mark, so a kill between the two replays the chunk rather than losing its hands."""
+        g1 = g0 + len(games)
+        stamp = {**meta, "run": self.key, "first_game": g0, "end_game": g1}
+        if self.hands and hands is not None:
+            write_table(hands, stamp, self.path / HANDS_DIR / part_name(g0, g1))
+        write_table(games, stamp, self.path / part_name(g0, g1))
+        self.done.append((g0, g1))
+        self.done.sort()
+
+    def start_session(self, n_games: int, session: dict[str, Any], meta: dict[str, Any]) -> None:
+        """Record a session's start (machine, code version, workers) and the run's metadata record."""
+        self.record["games"] = max(n_games, int(self.record.get("games", 0)))
+        self.record["meta"] = meta
+        self.record.setdefault("sessions", []).append({**session, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                                                       "wall_seconds": 0.0, "games_played": 0})
+        write_json_atomic(self.path / RUN_FILE, self.record)
+
+    def end_session(self, wall: float, played: int) -> None:
+        s = self.record["sessions"][-1]
+        s["wall_seconds"] = round(wall, 3)
+        s["games_played"] = played
+        total = round(sum(x["wall_seconds"] for x in self.record["sessions"]), 3)
+        self.record["wall_seconds"] = total
+        self.record["meta"]["wall_seconds"] = total
+        self.record["meta"]["games"] = contiguous(self.done)
+        write_json_atomic(self.path / RUN_FILE, self.record)
+
+    def discard_if_empty(self) -> None:
+        """A folder this process created and never wrote a part into (the first chunk failed): gone,
+        so a failed command leaves nothing behind."""
+        if not self.created or self.done:
+            return
+        _wipe(self.path)
+        for d in [self.path, *self.made_parents]:
+            try:
+                d.rmdir()
+            except OSError:  # something else is there (another run's folder, a report): leave it
+                break
+
+    def parts(self, hands: bool = False) -> list[Path]:
+        d = self.path / HANDS_DIR if hands else self.path
+        return [d / part_name(a, b) for a, b in self.done]
+
+    def read(self, n_games: int | None = None, columns: Sequence[str] | None = None,
+             hands: bool = False) -> pd.DataFrame:
+        """Games (or hands) of games 0..n_games-1, in game order."""
+        return read_parts(self.parts(hands), columns, n_games)
+
+
+def read_parts(paths: Sequence[Path], columns: Sequence[str] | None, n_games: int | None = None) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tables = []
+    for p in paths:
+        t = pq.read_table(p, columns=list(columns) if columns else None)
+        tables.append(t.replace_schema_metadata(None))
+    if not tables:
+        return pd.DataFrame(columns=list(columns) if columns else None)
+    df = pa.concat_tables(tables, promote_options="permissive").to_pandas()
+    if n_games is not None and "game" in df:
+        df = df[df["game"] < n_games].reset_index(drop=True)
+    return df
+
+
+def _own_names(entry: Path) -> bool:
+    return entry.name == RUN_FILE or entry.name.startswith(".tmp-") or bool(PART_RE.match(entry.name))
+
+
+def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool, force: bool = False,
+             describe: str = "", parents: bool = False) -> RunFolder:
+    """Open (or create) the run folder for `identity`, checking everything before any game is played.
+
+    A new or empty folder starts a run; a folder of this same run resumes it. A folder of another
+    run, a damaged part or a file that is not ours is refused with one line; `force` starts the run
+    anew, removing only the files a run folder of ours holds (never anything else)."""
+    p = Path(path)
+    identity = json.loads(json.dumps(identity))  # as it reads back from the run file (tuples are lists)
+    if p.exists() and not p.is_dir():
+        raise ResultsError(f"output {str(p)!r} is a file; give a folder path for the run (it is created), "
+                           "or another name")
+    if not p.exists():
+        parent = p.parent if str(p.parent) else Path(".")
+        while parents and not parent.exists() and parent != parent.parent:
+            parent = parent.parent  # a command's output folder, made with its first run folder
+        if not parent.is_dir():
+            raise ResultsError(f"cannot create run folder {str(p)!r}: folder {str(parent)!r} does not exist")
+        if not can_write_in(parent):
+            raise ResultsError(f"cannot create run folder {str(p)!r}: folder {str(parent)!r} is not writable")
+        return _new(p, identity, hands)
+    if not can_write_in(p):
+        raise ResultsError(f"cannot write into run folder {str(p)!r}: it is not writable")
+    entries = [e for e in p.iterdir()]
+    run_file = p / RUN_FILE
+    foreign = [e for e in entries if e.name != HANDS_DIR and not _own_names(e)]
+    if not run_file.exists():
+        if foreign or any(e.name == HANDS_DIR for e in entries):
+            raise ResultsError(f"{str(p)!r} already exists and is not a canasta-lab run folder; give a new or "
+                               "empty folder")
+        return _new(p, identity, hands)
+    try:
+        record = json.loads(run_file.read_text())
+        theirs = record["identity"]
+    except (ValueError, KeyError, TypeError):
+        raise ResultsError(f"{str(run_file)!r} is damaged; give another folder (or --force to start the run "
+                           "anew)") from None
+    if theirs != identity or record.get("hands", False) != hands:
+        if force:
+            _wipe(p)
+            return _new(p, identity, hands)
+        what = describe or "this run"
+        raise ResultsError(f"{str(p)!r} holds another run ({_difference(theirs, identity, record, hands)}) than "
+                           f"{what}; give another folder, or --force to replace it")
+    if foreign:
+        raise ResultsError(f"{str(foreign[0])!r} in run folder {str(p)!r} is not part of the run; remove it or "
+                           "give another folder")
+    if force:
+        _wipe(p)
+        return _new(p, identity, hands)
+    return _load(p, identity, record, hands)
+
+
+def _difference(theirs: dict[str, Any], mine: dict[str, Any], record: dict[str, Any], hands: bool) -> str:
+    for k in sorted(set(theirs) | set(mine)):
+        if theirs.get(k) != mine.get(k):
+            return f"different {k}"
+    return "it records hands" if record.get("hands", False) else "it does not record hands"
+
+
+def _new(p: Path, identity: dict[str, Any], hands: bool) -> RunFolder:
+    created = not p.exists()
+    made_parents = []
+    q = p.parent
+    while not q.exists() and q != q.parent:
+        made_parents.append(q)
+        q = q.parent
+    p.mkdir(parents=True, exist_ok=True)
+    if hands:
+        (p / HANDS_DIR).mkdir(exist_ok=True)
+    record = {"format": FORMAT, "identity": identity, "hands": hands, "games": 0, "sessions": []}
+    write_json_atomic(p / RUN_FILE, record)
+    return RunFolder(p, identity, record, [], hands, created, made_parents)
+
+
+def _load(p: Path, identity: dict[str, Any], record: dict[str, Any], hands: bool,
+          tidy: bool = True) -> RunFolder:
+    """Check every part against the run (its stamp, its row count, its hands part); with `tidy`,
+    remove what a stopped run left half-written (temporary files, hands of a chunk whose games part
+    was never written): those games are simply played again."""
+    key = identity_key(identity)
+    done = []
+    for e in sorted(p.iterdir()):
+        if e.name.startswith(".tmp-"):
+            if tidy:
+                e.unlink()
+            continue
+        m = PART_RE.match(e.name)
+        if not m:
+            continue
+        g0, g1 = int(m.group(1)), int(m.group(2))
+        meta, rows = part_meta(e)
+        if meta.get("run") != key or meta.get("first_game") != g0 or meta.get("end_game") != g1:
+            raise ResultsError(f"{str(e)!r} belongs to another run; remove it or give another folder")
+        if rows != g1 - g0:
+            raise ResultsError(f"{str(e)!r} is damaged ({rows} rows for {g1 - g0} games): delete it and run the "
+                               "same command again to play its games anew")
+        if hands and not (p / HANDS_DIR / e.name).exists():
+            raise ResultsError(f"{str(e)!r} has no hands part in {HANDS_DIR}/: delete it and run the same command "
+                               "again to play its games anew")
+        done.append((g0, g1))
+    for (_, b), (a, _) in zip(done, done[1:], strict=False):
+        if a < b:
+            raise ResultsError(f"parts of {str(p)!r} overlap at game {a}; the folder was edited by hand")
+    if hands and tidy:
+        for e in (p / HANDS_DIR).iterdir():
+            if e.name.startswith(".tmp-") or (PART_RE.match(e.name) and not (p / e.name).exists()):
+                e.unlink()
+    return RunFolder(p, identity, record, done, hands)
+
+
+def _wipe(p: Path) -> None:
+    """Remove what a run folder of ours holds (parts, hands, run file), nothing else."""
+    for e in p.iterdir():
+        if e.name == HANDS_DIR and e.is_dir():
+            shutil.rmtree(e)
+        elif _own_names(e):
+            e.unlink()
+
+
+def can_write_in(folder: Path) -> bool:
+    """Try it: os.access says yes to root everywhere, even on read-only file systems."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """The run file of a run folder, or one line saying why it is not one."""
+    run_file = path / RUN_FILE
+    if not run_file.exists():
+        raise ResultsError(f"{str(path)!r} is not a canasta-lab run folder (no {RUN_FILE})")
+    try:
+        record = json.loads(run_file.read_text())
+        record["identity"]
+    except (ValueError, KeyError, TypeError):
+        raise ResultsError(f"{str(run_file)!r} is damaged") from None
+    return record
+
+
+def load_folder(path: Path) -> RunFolder:
+    """A run folder as it is on disk, checked part by part, for reading."""
+    record = read_record(path)
+    foreign = [e for e in path.iterdir() if e.name != HANDS_DIR and not _own_names(e)]
+    if foreign:
+        raise ResultsError(f"{str(foreign[0])!r} in run folder {str(path)!r} is not part of the run")
+    return _load(path, record["identity"], record, bool(record.get("hands", False)), tidy=False)
+
+
+def contiguous(done: Iterable[tuple[int, int]]) -> int:
+    """Games 0..k-1 all present: k."""
+    at = 0
+    for a, b in sorted(done):
+        if a > at:
+            break
+        at = max(at, b)
+    return at

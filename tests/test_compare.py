@@ -1,0 +1,129 @@
+"""Issue 9: head-to-head comparisons read on the deals, the sequential test on the engine's games,
+round robins and sweeps with Holm's correction, on the command line and in the API."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sim.cli import main
+from sim.compare import compare, tournament
+from sim.results import read
+from sim.stats import sprt_bounds
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("variant", ["classic-2p", "classic-3p", "classic-4p"])
+def test_an_exact_copy_is_an_even_match_exactly(variant):
+    c = compare(variant, ["baseline", "baseline:min_pile=3"], 60, seed=4, workers=1)
+    r = c.pairs.iloc[0]
+    assert r["win_rate"] == 0.5 and r["margin"] == 0.0 and r["elo"] == 0.0
+    assert r["win_low"] == r["win_high"] == 0.5 and r["p_value"] == 1.0
+    assert r["won_all"] == 0 and r["lost_all"] == 0 and r["split"] == r["deals"]
+
+
+def test_pair_counts_add_up_to_the_deals_and_the_intervals_are_on_the_deals():
+    c = compare("classic-4p", ["baseline", "baseline:min_pile=6"], 1000, seed=2, workers=2)
+    r = c.pairs.iloc[0]
+    assert r["deals"] == 500 and r["games"] == 1000 and r["rotations"] == 2
+    assert r["won_all"] + r["split"] + r["lost_all"] == r["deals"]
+    assert r["win_low"] < r["win_rate"] < r["win_high"] and r["margin_low"] < r["margin"] < r["margin_high"]
+    # pairing cuts the variance of both estimates: the paired interval is the narrower one
+    assert r["win_variance_factor"] > 1 and r["margin_variance_factor"] > 1
+    assert r["win_high"] - r["win_low"] < r["wilson_high"] - r["wilson_low"]
+    assert (r["elo"] > 0) == (r["win_rate"] > 0.5) and r["elo_low"] < r["elo"] < r["elo_high"]
+
+
+def test_games_are_rounded_up_to_whole_deals():
+    c = compare("classic-3p", ["baseline", "random"], 10, seed=1, workers=1)
+    assert c.games == 12 and c.pairs["deals"].iat[0] == 4 and c.pairs["rotations"].iat[0] == 3
+
+
+def test_compare_prints_the_pair_counts_the_intervals_and_the_variance_cut(capsys):
+    assert main(["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "40", "--seed", "3",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    for needle in ("won all", "split", "lost all", "win rate [95%]", "margin per deal [95%]", "Elo [95%]",
+                   "Pairing cut the variance against independent deals", "Wilson interval"):
+        assert needle in out, needle
+
+
+def test_sprt_accepts_h1_on_a_clear_difference_and_says_the_estimate_is_biased(tmp_path, capsys):
+    assert main(["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "20000", "--seed", "1",
+                 "--sprt", "elo0=0,elo1=10", "--batch", "200", "--quiet", "--out", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out
+    lower, upper = sprt_bounds(__import__("sim.stats", fromlist=["parse_sprt"]).parse_sprt("elo0=0,elo1=10"))
+    assert f"bounds [{lower:.3f}, {upper:.3f}]" in out and "H1 accepted after 200 games (1 look of 200" in out
+    assert "stopped early" in out and "bias-corrected estimate" in out
+    assert len(read(tmp_path / "c").games) == 200  # the budget was not played
+
+
+def test_sprt_accepts_h0_for_an_exact_copy():
+    c = compare("classic-2p", ["baseline", "baseline:min_pile=3"], 20000, seed=1, sprt="elo0=0,elo1=10",
+                batch=200, workers=1)
+    assert c.sprt["decision"] == "H0" and c.games == 200 and c.sprt["llr"] <= c.sprt["lower"]
+
+
+def test_sprt_decision_does_not_depend_on_workers_and_a_rerun_replays_nothing(tmp_path):
+    kw = dict(games=4000, seed=7, sprt="p0=0.5,p1=0.53,alpha=0.1,beta=0.1", batch=400)
+    a = compare("classic-4p", ["baseline", "baseline:min_pile=4"], workers=1, **kw)
+    b = compare("classic-4p", ["baseline", "baseline:min_pile=4"], workers=2, out=tmp_path / "c", **kw)
+    assert (a.sprt["decision"], a.sprt["looks"], a.sprt["llr"]) == (b.sprt["decision"], b.sprt["looks"],
+                                                                    b.sprt["llr"])
+    again = compare("classic-4p", ["baseline", "baseline:min_pile=4"], workers=2, out=tmp_path / "c", **kw)
+    assert again.meta["resumed_games"] == b.games and again.sprt["llr"] == b.sprt["llr"]
+
+
+@pytest.mark.parametrize("spec,needle", [("elo0=0", "elo1"), ("elo0=0,p1=0.5", "mix"), ("x=1,y=2", "unknown"),
+                                         ("elo0=0,elo1=10,alpha=0.7", "alpha")])
+def test_a_bad_sprt_is_refused_with_one_line_before_any_game(spec, needle):
+    r = cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "10", "--seed", "1",
+            "--sprt", spec)
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert r.returncode == 2 and len(lines) == 1 and needle in lines[0].lower(), r.stderr
+    assert "won all" not in r.stdout
+
+
+def test_tournament_matrix_ranking_and_holm(tmp_path):
+    t = tournament("classic-2p", ["baseline", "random", "baseline:min_pile=3"], 200, seed=3, workers=2,
+                   out=tmp_path / "t")
+    assert len(t.pairs) == 3
+    copy = t.pairs[(t.pairs["a"] == "baseline") & (t.pairs["b"] == "baseline:min_pile=3")].iloc[0]
+    assert copy["win_rate"] == 0.5 and not copy["real"]  # an exact copy is never a real difference
+    assert t.pairs[t.pairs["b"] == "random"]["real"].all()
+    assert list(t.ranking["strategy"])[-1] == "random" and abs(t.ranking["elo"].sum()) < 1e-6
+    top = t.ranking.set_index("strategy")
+    assert top.loc["baseline", "elo"] == pytest.approx(top.loc["baseline:min_pile=3", "elo"], abs=1e-6)
+    assert t.matrix.loc["random", "baseline"].startswith("0.0")
+    for name in ("pairs.parquet", "ranking.parquet", "matrix.parquet", "report.md",
+                 "baseline__vs__random.parquet"):
+        assert (tmp_path / "t" / name).exists(), name
+
+
+def test_tournament_command_prints_matrix_ranking_and_holm_and_resumes(tmp_path, capsys):
+    args = ["tournament", "classic-2p", "baseline", "random", "freezer", "--games", "60", "--seed", "2", "--quiet",
+            "--out", str(tmp_path / "t")]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    for needle in ("win rate of the row against the column", "score margin per deal", "ranking (Elo",
+                   "Holm's correction over 3 pairs"):
+        assert needle in first
+    assert main(args) == 0
+    assert capsys.readouterr().out == first  # resumed: nothing played, the same tables
+    assert cli("tournament", "classic-2p", "baseline", "baseline", "--games", "2", "--seed", "1").returncode == 2
+
+
+def test_sweep_reads_each_row_on_the_deals_with_holm():
+    from sim.sweep import sweep
+
+    df = sweep("classic-2p", "baseline", {"min_pile": [3, 12]}, "baseline", games=200, seed=1, workers=2)
+    same = df.iloc[0]
+    assert same["win_rate"] == 0.5 and same["margin"] == 0 and not same["real"]
+    assert {"won_all", "split", "lost_all", "elo", "elo_low", "elo_high", "p_value"} <= set(df.columns)
+    assert np.isfinite(df["elo"]).all()

@@ -1,0 +1,168 @@
+"""Issue 9: runs that stream to disk and survive a kill. A run folder keeps every finished chunk; the
+same command again plays only what is missing and gives exactly the games of an uninterrupted run;
+more games extend it; a folder of another run, a damaged part or a foreign file is refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.results import ResultsError, play, read
+from sim.store import HANDS_DIR, PART_RE, RUN_FILE
+
+PLAY = ["play", "classic-2p", "-s", "baseline", "-s", "random", "--seed", "5"]
+
+
+def cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, **kw)
+
+
+def parts(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if PART_RE.match(p.name))
+
+
+def start_and_stop(folder: Path, games: int, sig: int, workers: int) -> subprocess.CompletedProcess:
+    """Start a run, wait for its first finished chunks on disk, then stop it with `sig` (sent to the
+    whole process group, as a terminal's Ctrl-C is)."""
+    p = subprocess.Popen([sys.executable, "-m", "sim.cli", *PLAY, "--games", str(games), "--out", str(folder),
+                          "--workers", str(workers), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and p.poll() is None:
+        if folder.exists() and len(parts(folder)) >= 2:
+            break
+        time.sleep(0.02)
+    assert p.poll() is None, "the run ended before it could be stopped: give it more games"
+    os.killpg(p.pid, sig)
+    out, err = p.communicate(timeout=60)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+def same_games(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True), check_categorical=False)
+
+
+@pytest.mark.parametrize("sig,workers", [(signal.SIGKILL, 1), (signal.SIGINT, 2)])
+def test_a_stopped_run_keeps_its_chunks_and_the_same_command_finishes_it_identically(tmp_path, sig, workers):
+    games = 40_000
+    folder = tmp_path / "run.parquet"
+    stopped = start_and_stop(folder, games, sig, workers)
+    kept = read(folder).games
+    assert 0 < len(kept) < games
+    if sig == signal.SIGINT:  # Ctrl-C: one line saying what is kept, the shell's exit status for it
+        assert stopped.returncode == 130, stopped.stderr
+        assert "interrupted; every finished chunk is kept in" in stopped.stderr
+        assert "Traceback" not in stopped.stderr
+    again = cli(*PLAY, "--games", str(games), "--out", str(folder), "--quiet")
+    assert again.returncode == 0, again.stderr
+    assert f"resuming: {len(kept)} games already in" in again.stdout
+    finished = read(folder)
+    assert len(finished.games) == games
+    same_games(finished.games.head(len(kept)), kept)  # finished chunks were not played again
+    record = json.loads((folder / RUN_FILE).read_text())
+    assert len(record["sessions"]) == 2 and record["sessions"][-1]["games_played"] == games - len(kept)
+    same_games(finished.games, play("classic-2p", ["baseline", "random"], games, 5, workers=2).games)
+
+
+def test_more_games_extend_a_run_and_fewer_read_its_beginning(tmp_path):
+    folder = tmp_path / "r"
+    first = play("classic-2p", ["baseline", "random"], 300, 9, out=folder, hands=True, workers=1)
+    more = play("classic-2p", ["baseline", "random"], 700, 9, out=folder, hands=True, workers=2)
+    whole = play("classic-2p", ["baseline", "random"], 700, 9, hands=True, workers=1)
+    same_games(more.games, whole.games)
+    same_games(more.hands, whole.hands)
+    same_games(first.games, whole.games.head(300))
+    assert [s["games_played"] for s in more.meta["sessions"]] == [300, 400]
+    assert more.meta["wall_seconds"] == pytest.approx(sum(s["wall_seconds"] for s in more.meta["sessions"]))
+    assert len(read(folder, games=100).games) == 100
+
+
+def test_results_do_not_depend_on_workers_or_on_a_folder(tmp_path):
+    a = play("classic-4p", ["baseline", "freezer"], 600, 3, out=tmp_path / "a", workers=2)
+    b = play("classic-4p", ["baseline", "freezer"], 600, 3, workers=1)
+    same_games(a.games, b.games)
+
+
+def test_a_folder_of_another_run_is_refused_and_force_replaces_it(tmp_path):
+    folder = tmp_path / "r"
+    play("classic-2p", ["baseline", "random"], 50, 1, out=folder)
+    before = sorted(p.name for p in folder.iterdir())
+    for change, what in [(dict(seed=2), "different seed"), (dict(strategies=["baseline", "freezer"]),
+                                                            "different strategies")]:
+        args = {"variant": "classic-2p", "strategies": ["baseline", "random"], "games": 50, "seed": 1, **change}
+        with pytest.raises(ResultsError, match=what):
+            play(**args, out=folder)
+        assert sorted(p.name for p in folder.iterdir()) == before
+    with pytest.raises(ResultsError, match="records hands|does not record hands"):
+        play("classic-2p", ["baseline", "random"], 50, 1, out=folder, hands=True)
+    r = play("classic-2p", ["baseline", "random"], 50, 2, out=folder, force=True)
+    assert r.meta["seed"] == 2 and len(r.games) == 50
+
+
+def test_a_damaged_part_a_foreign_file_or_a_part_of_another_run_is_refused_with_one_line(tmp_path):
+    args = [*PLAY, "--games", "600", "--workers", "2", "--quiet"]
+    good = tmp_path / "good"
+    assert cli(*args, "--out", str(good)).returncode == 0
+
+    def refused(folder: Path, needle: str) -> None:
+        r = cli(*args, "--out", str(folder))
+        lines = [x for x in r.stderr.splitlines() if x.strip()]
+        assert r.returncode == 2 and len(lines) == 1 and needle in lines[0], r.stderr
+        with pytest.raises(ResultsError, match=needle):
+            read(folder)
+
+    import shutil
+
+    damaged = tmp_path / "damaged"
+    shutil.copytree(good, damaged)
+    part = parts(damaged)[1]
+    part.write_bytes(part.read_bytes()[:100])
+    refused(damaged, "is damaged")
+
+    foreign = tmp_path / "foreign"
+    shutil.copytree(good, foreign)
+    (foreign / "notes.txt").write_text("mine")
+    refused(foreign, "is not part of the run")
+    assert (foreign / "notes.txt").read_text() == "mine"
+
+    other = tmp_path / "other"
+    assert cli(*PLAY[:-1], "6", "--games", "600", "--workers", "2", "--quiet", "--out", str(other)).returncode == 0
+    mixed = tmp_path / "mixed"
+    shutil.copytree(good, mixed)
+    (mixed / parts(mixed)[0].name).write_bytes(parts(other)[0].read_bytes())
+    refused(mixed, "belongs to another run")
+
+
+def test_a_failed_first_chunk_leaves_no_folder_behind(tmp_path):
+    from strategies.user import user_strategy
+
+    @user_strategy("always-99-runs", base="baseline")
+    def bad(rules, obs, opts, n, knobs):
+        return 99
+
+    from sim.runner import EngineError
+
+    with pytest.raises(EngineError, match="illegal choice 99"):
+        play("classic-2p", ["always-99-runs"], 10, 1, out=tmp_path / "r")
+    assert not (tmp_path / "r").exists()
+    from sim.compare import tournament
+
+    with pytest.raises(EngineError, match="illegal choice 99"):
+        tournament("classic-2p", ["baseline", "always-99-runs"], 10, 1, out=tmp_path / "t" / "rr")
+    assert not (tmp_path / "t").exists()  # the output folder made for the failed runs went with them
+
+
+def test_a_run_folder_reads_without_canasta_lab(tmp_path):
+    folder = tmp_path / "r.parquet"
+    r = play("classic-2p", ["baseline", "random"], 300, 4, out=folder, hands=True, workers=2)
+    plain = pd.read_parquet(folder).sort_values("game").reset_index(drop=True)
+    assert plain["score_0"].tolist() == r.games["score_0"].tolist()  # _hands and the run file are skipped
+    assert (folder / HANDS_DIR).is_dir() and len(parts(folder / HANDS_DIR)) == len(parts(folder))
