@@ -649,14 +649,19 @@ RANK_TOLERANCE = 0.01  # Elo gap below which two strategies share a rank (exact 
 RANKING_CONFIDENCE = 0.95
 
 
+ELO_PER_LOGIT = 400 / np.log(10)  # d(elo)/d(logit of the score)
+
+
 def elo_ranking(pairs: pd.DataFrame) -> pd.DataFrame:
     """Elo of every strategy of a round robin from its pairwise Elo differences (columns a, b, elo, elo_low,
     elo_high at 95%, as head_to_head gives).
 
     Weighted least squares with standard errors from the interval widths and the Elos summing to zero; the
-    intervals come from the covariance of the fit. Infinite ends (a pair won or lost on every deal) are capped
-    at +-1000 Elo, so such a pair counts as a 1000-point gap. A zero-width interval gets a 0.001-Elo standard
-    error, which ties exact copies. Returns strategy, elo, elo_low, elo_high and rank (1 = best), best first.
+    intervals come from the covariance of the fit. A pair won or lost on every deal (given `deals` and
+    `win_rate`, as head_to_head gives them) is read with half a deal going the other way and a binomial
+    standard error; without those columns its infinite ends are capped at +-1000 Elo. A zero-width interval at
+    an even match gets a 0.001-Elo standard error, which ties exact copies. Returns strategy, elo, elo_low,
+    elo_high and rank (1 = best), best first.
     """
     need = ["a", "b", "elo", "elo_low", "elo_high"]
     missing = [c for c in need if c not in pairs.columns]
@@ -673,6 +678,17 @@ def elo_ranking(pairs: pd.DataFrame) -> pd.DataFrame:
         raise ValueError("elo_ranking got a pair with a missing (nan) Elo")
     z = float(special.ndtri((1 + RANKING_CONFIDENCE) / TWO_SIDED))
     se = np.maximum((high - low) / (2 * z), TIE_SE)
+    if {"deals", "win_rate"} <= set(pairs.columns):
+        # a pair won (or lost) on every deal has no spread, so its interval is a point: not a certainty.
+        # Read it as if half a deal had gone the other way (a continuity correction), with the binomial
+        # standard error of that score carried to Elo, so it does not pin the whole fit
+        n = np.maximum(pairs["deals"].to_numpy(dtype=float), 1.0)
+        p = pairs["win_rate"].to_numpy(dtype=float)
+        degenerate = (se <= TIE_SE) & (p != HALF)
+        pc = np.clip(p, HALF / n, 1 - HALF / n)
+        se_elo = ELO_PER_LOGIT * np.sqrt(pc * (1 - pc) / n) / (pc * (1 - pc))
+        y = np.where(degenerate, elo_from_score(pc), y)
+        se = np.where(degenerate, se_elo, se)
     m = len(names)
     x = np.zeros((len(y), m))
     rows = np.arange(len(y))

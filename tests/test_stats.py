@@ -159,10 +159,10 @@ def test_variance_factor_matches_one_over_one_plus_rotation_correlation():
 
 
 def test_elo_conversion_is_the_logistic_and_infinite_at_the_ends():
-    assert S.elo_from_score(0.5) == 0.0
+    assert S.S.elo_from_score(0.5) == 0.0
     assert S.elo_from_score(S.score_from_elo(123.0)) == pytest.approx(123.0)
-    assert S.elo_from_score(0.75) == pytest.approx(-400 * np.log10(1 / 0.75 - 1))
-    assert S.elo_from_score(1.0) == np.inf and S.elo_from_score(0.0) == -np.inf
+    assert S.S.elo_from_score(0.75) == pytest.approx(-400 * np.log10(1 / 0.75 - 1))
+    assert S.elo_from_score(1.0) == np.inf and S.S.elo_from_score(0.0) == -np.inf
 
 
 # --- parsing a sequential test -------------------------------------------------------------------------------------
@@ -371,3 +371,19 @@ def test_elo_ranking_ties_exact_copies_and_caps_infinite_ends():
 def test_elo_ranking_refuses_strategies_the_pairs_do_not_connect():
     with pytest.raises(ValueError, match="do not connect"):
         S.elo_ranking(ranking_pairs([("a", "b", 10.0, 5.0), ("c", "d", 10.0, 5.0)]))
+
+
+def test_elo_ranking_reads_a_pair_won_on_every_deal_as_strong_evidence_not_a_certainty():
+    # A beat C on all 50 deals; A and B are close, B beat C 0.9: the sweep must not pin A - C at the cap
+    pairs = pd.DataFrame([
+        {"a": "A", "b": "B", "deals": 50, "win_rate": 0.55, "elo": S.elo_from_score(0.55), "elo_low": -20.0,
+         "elo_high": 90.0},
+        {"a": "A", "b": "C", "deals": 50, "win_rate": 1.0, "elo": np.inf, "elo_low": np.inf, "elo_high": np.inf},
+        {"a": "B", "b": "C", "deals": 50, "win_rate": 0.9, "elo": S.elo_from_score(0.9), "elo_low": 300.0,
+         "elo_high": 460.0},
+    ])
+    r = S.elo_ranking(pairs).set_index("strategy")
+    assert list(r.sort_values("rank").index) == ["A", "B", "C"]
+    gap = r.loc["A", "elo"] - r.loc["C", "elo"]
+    assert 400 < gap < S.ELO_CAP  # far apart, but read from the evidence, not from the cap
+    assert r.loc["A", "elo_high"] - r.loc["A", "elo_low"] > 10  # and not with a pinned, point-like interval
