@@ -303,6 +303,11 @@ def summarize_pairs(pv: PairValues, confidence: float = DEFAULT_CONFIDENCE,
         win = margin = float("nan")
     win_low, win_high = _t_interval(pv.deal_x, win, confidence)
     win_low, win_high = float(np.clip(win_low, 0.0, 1.0)), float(np.clip(win_high, 0.0, 1.0))  # keeps nan
+    if n and win_low == win_high and win != HALF:
+        # every deal scored the same (say, won on every rotation): no spread is not certainty. A Wilson
+        # interval on the deals, each one trial, says what so many deals all alike allow. An exact
+        # copy (every deal exactly a half) is certain and keeps its point.
+        win_low, win_high = _wilson_fraction(win, n, confidence)
     margin_low, margin_high = _t_interval(pv.deal_margin, margin, confidence)
     gx, gm = game_moments if game_moments is not None else (Moments.of(pv.game_x), Moments.of(pv.game_margin))
     n_games = gx.n

@@ -228,8 +228,11 @@ def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool
     p = Path(path)
     identity = json.loads(json.dumps(identity))  # as it reads back from the run file (tuples are lists)
     if p.exists() and not p.is_dir():
-        raise ResultsError(f"output {str(p)!r} is a file; give a folder path for the run (it is created), "
-                           "or another name")
+        if not (force and _is_our_file(p)):
+            raise ResultsError(f"output {str(p)!r} is a file; give a folder path for the run (it is created), "
+                               "or another name" + (" (--force replaces only a results file of canasta-lab)"
+                                                    if force else ""))
+        p.unlink()  # a single results file of an earlier version, replaced on request by its run folder
     if not p.exists():
         parent = p.parent if str(p.parent) else Path(".")
         while parents and not parent.exists() and parent != parent.parent:
@@ -269,6 +272,14 @@ def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool
         _wipe(p)
         return _new(p, identity, hands)
     return _load(p, identity, record, hands)
+
+
+def _is_our_file(p: Path) -> bool:
+    try:
+        part_meta(p)
+    except ResultsError:
+        return False
+    return True
 
 
 def _difference(theirs: dict[str, Any], mine: dict[str, Any], record: dict[str, Any], hands: bool) -> str:

@@ -166,3 +166,18 @@ def test_a_run_folder_reads_without_canasta_lab(tmp_path):
     plain = pd.read_parquet(folder).sort_values("game").reset_index(drop=True)
     assert plain["score_0"].tolist() == r.games["score_0"].tolist()  # _hands and the run file are skipped
     assert (folder / HANDS_DIR).is_dir() and len(parts(folder / HANDS_DIR)) == len(parts(folder))
+
+
+def test_force_replaces_a_results_file_of_an_earlier_version_but_no_other_file(tmp_path):
+    from sim.results import write_parquet
+
+    old = tmp_path / "old.parquet"
+    write_parquet(pd.DataFrame({"game": [0]}), {"variant": "classic-2p"}, old)
+    with pytest.raises(ResultsError, match="is a file"):
+        play("classic-2p", ["baseline", "random"], 20, 1, out=old)
+    assert len(play("classic-2p", ["baseline", "random"], 20, 1, out=old, force=True).games) == 20
+    mine = tmp_path / "mine.parquet"
+    mine.write_bytes(b"precious")
+    with pytest.raises(ResultsError, match="replaces only a results file of canasta-lab"):
+        play("classic-2p", ["baseline", "random"], 20, 1, out=mine, force=True)
+    assert mine.read_bytes() == b"precious"

@@ -159,10 +159,10 @@ def test_variance_factor_matches_one_over_one_plus_rotation_correlation():
 
 
 def test_elo_conversion_is_the_logistic_and_infinite_at_the_ends():
-    assert S.S.elo_from_score(0.5) == 0.0
+    assert S.elo_from_score(0.5) == 0.0
     assert S.elo_from_score(S.score_from_elo(123.0)) == pytest.approx(123.0)
-    assert S.S.elo_from_score(0.75) == pytest.approx(-400 * np.log10(1 / 0.75 - 1))
-    assert S.elo_from_score(1.0) == np.inf and S.S.elo_from_score(0.0) == -np.inf
+    assert S.elo_from_score(0.75) == pytest.approx(-400 * np.log10(1 / 0.75 - 1))
+    assert S.elo_from_score(1.0) == np.inf and S.elo_from_score(0.0) == -np.inf
 
 
 # --- parsing a sequential test -------------------------------------------------------------------------------------
@@ -387,3 +387,14 @@ def test_elo_ranking_reads_a_pair_won_on_every_deal_as_strong_evidence_not_a_cer
     gap = r.loc["A", "elo"] - r.loc["C", "elo"]
     assert 400 < gap < S.ELO_CAP  # far apart, but read from the evidence, not from the cap
     assert r.loc["A", "elo_high"] - r.loc["A", "elo_low"] > 10  # and not with a pinned, point-like interval
+
+
+def test_a_pair_won_on_every_deal_gets_a_wilson_interval_on_the_deals_not_a_point():
+    n = 200
+    pv = S.PairValues(a="A", b="B", rotations=2, deal_ids=np.arange(n), deal_x=np.ones(n),
+                      deal_margin=np.linspace(2000, 4000, n), game_ids=np.arange(2 * n), game_x=np.ones(2 * n),
+                      game_margin=np.linspace(2000, 4000, 2 * n))
+    r = S.summarize_pairs(pv)
+    assert r["win_rate"] == 1.0 and r["win_high"] == 1.0
+    assert r["win_low"] == pytest.approx(S.wilson(n, n)[0]) and 0.97 < r["win_low"] < 0.99
+    assert np.isfinite(r["elo_low"]) and r["elo_low"] > 500
