@@ -242,8 +242,9 @@ def sprt_lines(s: dict[str, Any]) -> list[str]:
     lines = [f"SPRT {s['spec']}: LLR {s['llr']:.3f}, bounds [{s['lower']:.3f}, {s['upper']:.3f}]: {decision} "
              f"after {s['games']} games ({looks} of {s['batch_games']} games; budget {s['budget']})"]
     if s["stopped_early"]:
-        lines.append(f"  It stopped early, so the plain estimate ({s['estimate']:.3f} {unit}) overstates the "
-                     f"difference; bias-corrected estimate {s['corrected']:.3f} {unit} ({s['correction']}).")
+        lines.append(f"  It stopped early, so the plain estimate ({s['estimate']:.3f} {unit}) is biased: a test stops "
+                     f"sooner on runs that stray towards a bound, so the mean at the stop exaggerates in the direction "
+                     f"it crossed. Bias-corrected estimate {s['corrected']:.3f} {unit} ({s['correction']}).")
     else:
         lines.append(f"  Estimate {s['estimate']:.3f} {unit} (no early stop, no bias to correct).")
     return lines

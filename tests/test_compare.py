@@ -60,7 +60,7 @@ def test_sprt_accepts_h1_on_a_clear_difference_and_says_the_estimate_is_biased(t
     out = capsys.readouterr().out
     lower, upper = sprt_bounds(__import__("sim.stats", fromlist=["parse_sprt"]).parse_sprt("elo0=0,elo1=10"))
     assert f"bounds [{lower:.3f}, {upper:.3f}]" in out and "H1 accepted after 200 games (1 look of 200" in out
-    assert "stopped early" in out and "bias-corrected estimate" in out
+    assert "stopped early" in out and "is biased" in out and "Bias-corrected estimate" in out
     assert len(read(tmp_path / "c").games) == 200  # the budget was not played
 
 
