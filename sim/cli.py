@@ -138,10 +138,10 @@ def cmd_play(args: argparse.Namespace) -> None:
     if args.hands and not args.out:
         raise CliError("--hands records one row per hand in the run folder; give --out FOLDER with it")
     job = make_job(v, args.strategy, args.seed)
-    print(seating_line(job))
     with Experiment([job], args.games, [args.out] if args.out else None, hands=args.hands, workers=args.workers,
                     progress=_progress(args), scheduler=args.scheduler, force=args.force,
                     describe="this command") as exp:
+        print(seating_line(job), flush=True)  # once the output is checked: a refusal prints one line only
         _say_resumed(exp, args)
         exp.advance()
     g = exp.frame(0, args.games)
@@ -163,8 +163,13 @@ def cmd_compare(args: argparse.Namespace) -> None:
     v = _setup(args)
     if len(args.strategy) < 2:
         raise CliError("compare needs at least two strategies (-s A -s B)")
+    if args.batch is not None and args.sprt is None:
+        raise CliError("--batch sets the looks of a sequential test; give --sprt with it")
+    from .compare import SPRT_BATCH_GAMES
+
     c = compare(v, args.strategy, args.games, args.seed, workers=args.workers, out=args.out, sprt=args.sprt,
-                batch=args.batch, progress=_progress(args), scheduler=args.scheduler, force=args.force)
+                batch=args.batch or SPRT_BATCH_GAMES, progress=_progress(args), scheduler=args.scheduler,
+                force=args.force)
     if c.meta.get("resumed_games"):
         print(f"resumed: {c.meta['resumed_games']} games were already in {args.out} and were not played again")
     print(c.table())
@@ -336,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sprt", metavar="H0,H1",
                    help="stop when decided: elo0=0,elo1=10 (or p0=0.5,p1=0.52, or margin0=0,margin1=50), "
                         "optionally ,alpha=0.05,beta=0.05")
-    p.add_argument("--batch", type=_positive, default=2000, help="with --sprt: games between two looks (2000)")
+    p.add_argument("--batch", type=_positive, help="with --sprt: games between two looks (default 2000, at least 100)")
     p.add_argument("--out", metavar="FOLDER",
                    help="report folder (report.md, win_rates.png, pairs.parquet, games.parquet run folder): " + resume)
     running(p, "replace a report folder that holds another run")

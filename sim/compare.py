@@ -10,6 +10,7 @@ decision does not depend on the number of workers.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from strategies import StrategyChoice, StrategySpec, parse_strategy
 
 from .experiment import Experiment
 from .rules import Variant, get_variant
-from .runner import Job, Progress, make_job
+from .runner import Job, Progress, make_job, whole_number
 from .stats import (
     SprtSpec,
     elo_ranking,
@@ -34,14 +35,16 @@ from .stats import (
     sprt_status,
     sprt_values,
 )
-from .store import RUN_FILE, ResultsError
+from .store import RUN_FILE, ResultsError, can_write_in, remove_run, write_json_atomic
 
 SPRT_BATCH_GAMES = 2000  # games between two looks of a sequential test (rounded up to whole deals)
+SPRT_MIN_BATCH = 100  # fewer games a look would estimate the deals' spread from too few of them
 CONFIDENCE = 0.95
 ALPHA_HOLM = 0.05  # family-wise error rate of a round robin's or a sweep's list of real differences
 RUN_DIR = "games.parquet"  # a comparison's run folder inside its output folder
 # the tables and report a command writes beside its run folders (replaced on every run)
 DERIVED = ("report.md", "win_rates.png", "pairs.parquet", "ranking.parquet", "matrix.parquet", "sweep.parquet")
+OUTPUT_FILE = "_canasta_lab_output.json"  # which command's results an output folder holds
 
 
 def whole_deals(games: int, rotations: int) -> int:
@@ -95,6 +98,11 @@ def side_labels0(job: Job) -> list[str]:
     return out
 
 
+def one_against_rest(v: Variant, a: str, b: str) -> list[str]:
+    """Side labels of the seating sim.sweep.seating makes: `a` on side 0, `b` on every other side."""
+    return [a] + [b] * (v.n_sides - 1)
+
+
 def short(label: str) -> str:
     """A side's label as a person says it: `baseline` for a partnership of two `baseline` seats."""
     parts = label.split("+")
@@ -119,9 +127,15 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
     go to `out/games.parquet` part by part, and the same call again resumes a stopped run.
     Everything is checked before any game is played."""
     v = get_variant(variant) if isinstance(variant, str) else variant
+    if sprt is not None and not isinstance(sprt, str | SprtSpec):
+        raise TypeError(f"sprt={sprt!r}: give a string such as 'elo0=0,elo1=10' (or a sim.stats.SprtSpec)")
     spec = parse_sprt(sprt) if isinstance(sprt, str) else sprt
-    if batch <= 0:
-        raise ValueError(f"batch must be a positive number of games, got {batch}")
+    whole_number("games", games)
+    if whole_number("batch", batch) < SPRT_MIN_BATCH:
+        raise ValueError(f"batch must be at least {SPRT_MIN_BATCH} games: the test reads the spread of the deals "
+                         f"at every look, which a handful of deals cannot show; got {batch}")
+    if isinstance(strategies, str | StrategySpec | StrategyChoice):
+        strategies = [strategies]  # refused below as one strategy, not read letter by letter
     job = make_job(v, list(strategies), seed)
     refuse_mixed_sides(job)
     labels = side_labels0(job)
@@ -131,7 +145,8 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
         raise ValueError(f"--sprt tests two strategies, got {len(labels)}: {', '.join(labels)}")
     rot = v.n_sides
     budget = whole_deals(games, rot)
-    run_dir = prepare_output(out, force) / RUN_DIR if out is not None else None
+    what = {"command": "compare", "rules": v.to_dict(), "seed": seed, "strategies": [c.label for c in job.strategies]}
+    run_dir = prepare_output(out, force, what) / RUN_DIR if out is not None else None
     sprt_state = None
     with Experiment([job], budget, [run_dir] if run_dir else None, workers=workers, progress=progress,
                     scheduler=scheduler, force=force, describe="this comparison", parents=True) as exp:
@@ -139,7 +154,7 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
             exp.advance()
             used = budget
         else:
-            step = whole_deals(batch, rot)
+            step = min(whole_deals(batch, rot), budget)
             used, looks = 0, 0
             while True:
                 used = min(used + step, budget)
@@ -161,6 +176,7 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
     result = Comparison(v.name, [short(x) for x in labels], pairs, used, seed, sprt_state, meta)
     if out is not None:
         write_comparison(result, Path(out))
+        write_output_record(Path(out), what)
     return result
 
 
@@ -169,31 +185,64 @@ def spec_text(spec: SprtSpec) -> str:
     return f"{names[0]}={spec.h0:g},{names[1]}={spec.h1:g},alpha={spec.alpha:g},beta={spec.beta:g}"
 
 
-def prepare_output(out: str | Path, force: bool) -> Path:
-    """An output folder for derived tables and a report beside the run folders: created when new; an
-    existing one is used as it is (its run folders decide whether the run is the same)."""
+def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
+    """An output folder for run folders, tables and a report: made with its first run folder. An
+    existing one is resumed when it holds this same command (`what`: the command, rules, seed and
+    strategies); one that holds another command's results, or a report with no run beside it, is
+    refused, and `force` clears it, removing only what canasta-lab wrote there."""
     p = Path(out)
     if p.exists() and not p.is_dir():
         raise ResultsError(f"output {str(p)!r} is a file; give a folder path (it is created)")
-    from .store import can_write_in
-
     probe = p
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
     if not probe.is_dir() or not can_write_in(probe):
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(probe)!r} is not writable")
+    if not p.is_dir():
+        return p
+    what = json.loads(json.dumps(what))  # as it reads back
+    record = p / OUTPUT_FILE
+    theirs = None
+    if record.exists():
+        try:
+            theirs = json.loads(record.read_text())
+        except ValueError:
+            theirs = {"command": "a damaged record"}
+    ours = [e.name for e in p.iterdir() if e.name in DERIVED]
+    runs = [e for e in p.iterdir() if (e / RUN_FILE).exists()]
+    if theirs is not None and theirs != what:
+        if not force:
+            other = theirs.get("command", "another command")
+            detail = "" if other != what["command"] else f" (different {_first_difference(theirs, what)})"
+            raise ResultsError(f"{str(p)!r} holds the results of another {other}{detail}; give another folder, "
+                               "or --force to replace them")
+    elif theirs is None and ours and not runs and not force:
+        # a report without its games: not one of ours to replace silently
+        raise ResultsError(f"{str(p)!r} already holds {ours[0]} but no run of canasta-lab; choose another "
+                           "folder or pass --force")
+    else:
+        return p
+    for e in runs:  # --force: only what canasta-lab wrote goes
+        remove_run(e)
+    for name in ours:
+        (p / name).unlink()
+    if record.exists():
+        record.unlink()
+    return p
 
-    if p.is_dir() and not force:
-        ours = [e.name for e in p.iterdir() if e.name in DERIVED]
-        runs = [e for e in p.iterdir() if (e / RUN_FILE).exists()]
-        if ours and not runs:  # a report without its games: not one of ours to replace silently
-            raise ResultsError(f"{str(p)!r} already holds {ours[0]} but no run of canasta-lab; choose another "
-                               "folder or pass --force")
-    return p  # made with its first run folder, once everything is checked
+
+def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
+    return next((k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)), "settings")
+
+
+def write_output_record(out: Path, what: dict[str, Any]) -> None:
+    """What this output folder holds, so another command is not written over it (prepare_output)."""
+    write_json_atomic(out / OUTPUT_FILE, what)
 
 
 def fmt_interval(x: float, lo: float, hi: float, digits: int = 3, signed: bool = False) -> str:
     def f(y: float) -> str:
+        y = y + 0.0  # -0.0 prints as 0
         if math.isinf(y):
             return "+inf" if y > 0 else "-inf"
         return f"{y:+.{digits}f}" if signed else f"{y:.{digits}f}"
@@ -282,7 +331,7 @@ class Tournament:
     variant: str
     strategies: list[str]
     pairs: pd.DataFrame  # one row per pair: head_to_head and Holm's reading
-    matrix: pd.DataFrame  # row strategy's win rate against the column strategy, as text with interval
+    matrix: pd.DataFrame  # one row per (row strategy, column strategy): win rate and margin with intervals
     ranking: pd.DataFrame
     games: int
     seed: int
@@ -290,6 +339,11 @@ class Tournament:
 
     def table(self) -> str:
         return "\n".join(tournament_lines(self))
+
+    def wide(self, value: str = "win_rate") -> pd.DataFrame:
+        """One of the matrix's columns as a square table: rows against columns, in the order given."""
+        return self.matrix.pivot(index="row", columns="column", values=value).reindex(
+            index=self.strategies, columns=self.strategies)
 
 
 def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int,
@@ -300,6 +354,9 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
     pairwise Elo differences), and which differences are real after Holm's correction for the number
     of pairs. With `out`, each pair's games go to their own run folder; a stopped round robin resumes."""
     v = get_variant(variant) if isinstance(variant, str) else variant
+    whole_number("games", games)
+    if isinstance(strategies, str | StrategySpec | StrategyChoice):
+        strategies = [strategies]
     chosen = [parse_strategy(s) for s in strategies]
     if len(chosen) < 2:
         raise ValueError("a tournament needs at least two strategies")
@@ -313,7 +370,8 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
     pairs = list(itertools.combinations(range(len(chosen)), 2))
     jobs = [make_job(v, seating(v, chosen[i], chosen[j]), seed) for i, j in pairs]
     budget = whole_deals(games, v.n_sides)
-    root = prepare_output(out, force) if out is not None else None
+    what = {"command": "tournament", "rules": v.to_dict(), "seed": seed, "strategies": [c.label for c in chosen]}
+    root = prepare_output(out, force, what) if out is not None else None
     outs = [root / f"{folder_name(chosen[i].label)}__vs__{folder_name(chosen[j].label)}.parquet"
             for i, j in pairs] if root else None
     with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
@@ -321,12 +379,12 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
         exp.advance()
     rows = []
     for k, (i, j) in enumerate(pairs):
-        rows.append({**exp.summary(k, "A", "B", budget, labels=["A", "B"], confidence=CONFIDENCE),
+        rows.append({**exp.summary(k, "A", "B", budget, labels=one_against_rest(v, "A", "B"), confidence=CONFIDENCE),
                      "a": chosen[i].label, "b": chosen[j].label})
     table = pd.DataFrame(rows)
     table["real"] = holm(table["p_value"].to_numpy(), ALPHA_HOLM)
     labels = [c.label for c in chosen]
-    matrix = win_matrix(table, labels)
+    matrix = long_matrix(table)
     ranking = elo_ranking(table[["a", "b", "elo", "elo_low", "elo_high"]])
     meta = exp.run_meta(0)
     meta.update({"strategies": [{"label": c.label, "name": c.spec.name, "knobs": c.knob_values()} for c in chosen],
@@ -335,7 +393,20 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
     result = Tournament(v.name, labels, table, matrix, ranking, budget, seed, meta)
     if root is not None:
         write_tournament(result, root)
+        write_output_record(root, what)
     return result
+
+
+def long_matrix(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Both directions of every pair: the row strategy's win rate and margin against the column's."""
+    fwd = pd.DataFrame({"row": pairs["a"], "column": pairs["b"], "win_rate": pairs["win_rate"],
+                        "win_low": pairs["win_low"], "win_high": pairs["win_high"], "margin": pairs["margin"],
+                        "margin_low": pairs["margin_low"], "margin_high": pairs["margin_high"]})
+    back = pd.DataFrame({"row": pairs["b"], "column": pairs["a"], "win_rate": 1 - pairs["win_rate"],
+                         "win_low": 1 - pairs["win_high"], "win_high": 1 - pairs["win_low"],
+                         "margin": -pairs["margin"] + 0.0, "margin_low": -pairs["margin_high"] + 0.0,
+                         "margin_high": -pairs["margin_low"] + 0.0})
+    return pd.concat([fwd, back], ignore_index=True)
 
 
 def win_matrix(pairs: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
@@ -384,7 +455,7 @@ def write_tournament(t: Tournament, out: Path) -> None:
     meta = {**t.meta, "strategies_order": t.strategies}
     write_parquet(t.pairs, meta, out / "pairs.parquet")
     write_parquet(t.ranking, meta, out / "ranking.parquet")
-    write_parquet(t.matrix.reset_index(names="strategy"), meta, out / "matrix.parquet")
+    write_parquet(t.matrix, meta, out / "matrix.parquet")
     rules = "".join(f" --rule {r}" for r in t.meta.get("house_rules", []))
     text = [f"# {t.variant}: round robin", "",
             f"Reproduce: `canasta-lab tournament {t.variant} {' '.join(t.strategies)} --games {t.games} "

@@ -36,6 +36,7 @@ from .runner import (
     prepare_jobs,
     progress_callback,
     resolve_workers,
+    whole_number,
 )
 from .stats import Moments, PairValues, concat_pair_values, pair_values, summarize_pairs
 from .store import RunFolder, open_run
@@ -115,8 +116,7 @@ class Experiment:
                  hands: bool = False, keep_rows: bool = False, workers: int = 0, chunk: int = MAX_TASK,
                  progress: Progress = None, scheduler: Any = None, force: bool = False,
                  describe: str = "", parents: bool = False) -> None:
-        if budget <= 0:
-            raise ValueError(f"game count must be a positive integer, got {budget}")
+        whole_number("games", budget)
         resolve_workers(workers)
         check_progress(progress)
         self.jobs = list(jobs)
@@ -303,8 +303,8 @@ class Experiment:
     def frame(self, i: int = 0, upto: int | None = None, labels: Sequence[str] | None = None,
               start: int = 0) -> pd.DataFrame:
         """The compact games table of job `i`, games 0..upto-1: game, deal, winner_side, score_i and
-        strategy_i (categorical), the columns statistics read. `labels` renames the sides of the
-        base seating (a sweep calls its sides "row" and "opponent" whatever the strategies)."""
+        strategy_i (categorical), the columns statistics read. `labels`, one per side of the base
+        seating, renames them (a sweep calls its sides "row" and "opponent" whatever the strategies)."""
         job = self.jobs[i]
         v = job.variant
         n = self.count(i) if upto is None else upto
@@ -321,6 +321,8 @@ class Experiment:
         if labels is None:
             per_rot = [side_labels(job, r) for r in range(v.n_sides)]
         else:  # rotate the seats as the engine does (Job.seat_labels), then read each side's first seat
+            if len(labels) != v.n_sides:
+                raise ValueError(f"give one label per side ({v.n_sides}), got {len(labels)}")
             base = [labels[v.seat_side(p)] for p in range(v.players)]
             per_rot = [[base[(side[0] - r) % v.players] for side in v.sides] for r in range(v.n_sides)]
         cats = sorted({x for row in per_rot for x in row})

@@ -119,6 +119,15 @@ def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
     prepare_engine(fns)
 
 
+def whole_number(name: str, value: Any, minimum: int = 1) -> int:
+    """A count or a seed from the Python API, checked as the command line checks it: one line."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be a whole number of at least {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be a whole number of at least {minimum}, got {value}")
+    return int(value)
+
+
 def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], seed: int,
              check: bool = False) -> Job:
     v = get_variant(variant) if isinstance(variant, str) else variant
@@ -129,8 +138,7 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | S
     chosen = tuple(parse_strategy(s) for s in strategies)
     if len(chosen) > v.players:
         raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    whole_number("seed", seed, minimum=0)
     job = Job(v, chosen, int(seed), check)
     function_table(job.functions())  # refuses more strategy functions than the engine has slots for
     return job

@@ -308,6 +308,7 @@ def summarize_pairs(pv: PairValues, confidence: float = DEFAULT_CONFIDENCE,
         # interval on the deals, each one trial, says what so many deals all alike allow. An exact
         # copy (every deal exactly a half) is certain and keeps its point.
         win_low, win_high = _wilson_fraction(win, n, confidence)
+        win_low, win_high = (0.0 if win == 0.0 else win_low), (1.0 if win == 1.0 else win_high)  # not 1 - 1e-16
     margin_low, margin_high = _t_interval(pv.deal_margin, margin, confidence)
     gx, gm = game_moments if game_moments is not None else (Moments.of(pv.game_x), Moments.of(pv.game_margin))
     n_games = gx.n
@@ -711,7 +712,8 @@ def elo_ranking(pairs: pd.DataFrame) -> pd.DataFrame:
     elo = basis @ beta
     elo = elo - elo.mean()  # already zero up to rounding
     sd = np.sqrt(np.clip(np.diag(basis @ cov_beta @ basis.T), 0.0, None))
-    out = pd.DataFrame({"strategy": names, "elo": elo, "elo_low": elo - z * sd, "elo_high": elo + z * sd})
+    out = pd.DataFrame({"strategy": names, "elo": elo + 0.0, "elo_low": elo - z * sd + 0.0,
+                        "elo_high": elo + z * sd + 0.0})  # + 0.0: no -0.0
     order = np.lexsort((names, -elo))
     new_level = np.r_[True, -np.diff(elo[order]) > RANK_TOLERANCE]
     rank = np.empty(m, dtype=int)

@@ -326,9 +326,14 @@ def _load(p: Path, identity: dict[str, Any], record: dict[str, Any], hands: bool
         if rows != g1 - g0:
             raise ResultsError(f"{str(e)!r} is damaged ({rows} rows for {g1 - g0} games): delete it and run the "
                                "same command again to play its games anew")
-        if hands and not (p / HANDS_DIR / e.name).exists():
-            raise ResultsError(f"{str(e)!r} has no hands part in {HANDS_DIR}/: delete it and run the same command "
-                               "again to play its games anew")
+        if hands:
+            h = p / HANDS_DIR / e.name
+            if not h.exists():
+                raise ResultsError(f"{str(e)!r} has no hands part in {HANDS_DIR}/: delete it and run the same "
+                                   "command again to play its games anew")
+            hmeta, _ = part_meta(h)  # damaged: one line naming it
+            if hmeta.get("run") != key or hmeta.get("first_game") != g0 or hmeta.get("end_game") != g1:
+                raise ResultsError(f"{str(h)!r} belongs to another run; remove it or give another folder")
         done.append((g0, g1))
     for (_, b), (a, _) in zip(done, done[1:], strict=False):
         if a < b:
@@ -338,6 +343,15 @@ def _load(p: Path, identity: dict[str, Any], record: dict[str, Any], hands: bool
             if e.name.startswith(".tmp-") or (PART_RE.match(e.name) and not (p / e.name).exists()):
                 e.unlink()
     return RunFolder(p, identity, record, done, hands)
+
+
+def remove_run(p: Path) -> None:
+    """A run folder of ours, gone; anything else in it stays (and so does the folder then)."""
+    _wipe(p)
+    try:
+        p.rmdir()
+    except OSError:
+        pass
 
 
 def _wipe(p: Path) -> None:

@@ -34,6 +34,9 @@ def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataF
             raise StrategyError("a sweep needs at least one knob with values, e.g. min_pile=1,3,5")
         for name, values in grid.items():
             spec.knob(name)
+            if isinstance(values, str) or not isinstance(values, Sequence | np.ndarray | pd.Index):
+                raise StrategyError(f"knob {name!r}: give a list of values, e.g. {{{name!r}: [1, 3, 5]}}, "
+                                    f"got {values!r}")
             if len(values) == 0:
                 raise StrategyError(f"knob {name!r} has no values in the sweep")
         names = list(grid)
@@ -45,6 +48,12 @@ def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataF
             raise StrategyError(f"knob {clash[0]!r} is both fixed in {base.label} and swept by the grid; "
                                 "give it once")
         spec.choice(**row)  # every value is checked before any game is played
+    seen: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        label = spec.choice(**{**dict(base.overrides), **row}).label
+        if label in seen:
+            raise StrategyError(f"the grid gives {label} twice ({seen[label]} and {row}); give each value once")
+        seen[label] = row
     return rows
 
 
@@ -66,7 +75,15 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     row differs from the opponent after Holm's correction for the number of rows. With `out`, each
     row's games go to their own run folder under it, and `sweep.parquet` holds the table; a stopped
     sweep resumes."""
-    from .compare import ALPHA_HOLM, CONFIDENCE, folder_name, prepare_output, whole_deals
+    from .compare import (
+        ALPHA_HOLM,
+        CONFIDENCE,
+        folder_name,
+        one_against_rest,
+        prepare_output,
+        whole_deals,
+        write_output_record,
+    )
 
     v = get_variant(variant) if isinstance(variant, str) else variant
     base = parse_strategy(strategy)
@@ -76,7 +93,9 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     choices = [base.spec.choice(**{**fixed, **row}) for row in rows]
     jobs = [make_job(v, seating(v, c, opp), seed) for c in choices]
     budget = whole_deals(games, v.n_sides)
-    root = prepare_output(out, force) if out is not None else None
+    what = {"command": "sweep", "rules": v.to_dict(), "seed": seed, "strategy": base.label, "opponent": opp.label,
+            "rows": [c.label for c in choices]}
+    root = prepare_output(out, force, what) if out is not None else None
     outs = [root / f"{folder_name(c.label)}.parquet" for c in choices] if root else None
     with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
                     describe="this sweep row", parents=True) as exp:
@@ -85,8 +104,9 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     for k, (row, c) in enumerate(zip(rows, choices, strict=True)):
         rec: dict[str, Any] = {name: c.spec.knob(name).show(c.params[c.spec.knob(name).slot]) for name in row}
         rec["strategy"] = c.label
-        h2h = exp.summary(k, "row", "opponent", budget, labels=["row", "opponent"], confidence=CONFIDENCE)
-        frame = exp.frame(k, budget, labels=["row", "opponent"])
+        sides = one_against_rest(v, "row", "opponent")
+        h2h = exp.summary(k, "row", "opponent", budget, labels=sides, confidence=CONFIDENCE)
+        frame = exp.frame(k, budget, labels=sides)
         won = np.zeros(budget, bool)
         for s in range(v.n_sides):
             won |= (frame["winner_side"].to_numpy() == s) & (frame[f"strategy_{s}"] == "row").to_numpy()
@@ -105,6 +125,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
         from .results import write_parquet
 
         write_parquet(df, dict(df.attrs), root / "sweep.parquet")
+        write_output_record(root, what)
     return df
 
 

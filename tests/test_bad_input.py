@@ -102,7 +102,8 @@ def test_compare_report_without_its_run_is_refused_unless_force(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "baseline vs random" in (rep / "report.md").read_text()
     assert (rep / "notes.txt").read_text() == "mine"  # --force replaces the report's own files only
-    assert sorted(p.name for p in rep.iterdir()) == ["games.parquet", "notes.txt", "pairs.parquet", "report.md",
+    assert sorted(p.name for p in rep.iterdir()) == ["_canasta_lab_output.json", "games.parquet", "notes.txt",
+                                                    "pairs.parquet", "report.md",
                                                     "win_rates.png"]
 
 
@@ -112,7 +113,7 @@ def test_compare_into_the_folder_of_another_comparison_is_refused_unless_force(t
     assert run(*args, "--out", str(rep)).returncode == 0
     before = (rep / "report.md").read_text()
     other = ["compare", "classic-2p", "-s", "baseline", "-s", "freezer", "--games", "4", "--seed", "1", "--quiet"]
-    refused(run(*other, "--out", str(rep)), "holds another run (different strategies)", "--force")
+    refused(run(*other, "--out", str(rep)), "holds the results of another compare (different strategies)", "--force")
     assert (rep / "report.md").read_text() == before
     assert run(*other, "--out", str(rep), "--force").returncode == 0
     assert "freezer" in (rep / "report.md").read_text()

@@ -100,7 +100,10 @@ def test_tournament_matrix_ranking_and_holm(tmp_path):
     assert list(t.ranking["strategy"])[-1] == "random" and abs(t.ranking["elo"].sum()) < 1e-6
     top = t.ranking.set_index("strategy")
     assert top.loc["baseline", "elo"] == pytest.approx(top.loc["baseline:min_pile=3", "elo"], abs=1e-6)
-    assert t.matrix.loc["random", "baseline"].startswith("0.0")
+    wide = t.wide()
+    assert wide.loc["random", "baseline"] < 0.1 and wide.loc["baseline", "random"] > 0.9
+    assert wide.loc["random", "baseline"] == pytest.approx(1 - wide.loc["baseline", "random"])
+    assert t.matrix["win_rate"].dtype == float and len(t.matrix) == 6
     for name in ("pairs.parquet", "ranking.parquet", "matrix.parquet", "report.md",
                  "baseline__vs__random.parquet"):
         assert (tmp_path / "t" / name).exists(), name
@@ -127,3 +130,75 @@ def test_sweep_reads_each_row_on_the_deals_with_holm():
     assert same["win_rate"] == 0.5 and same["margin"] == 0 and not same["real"]
     assert {"won_all", "split", "lost_all", "elo", "elo_low", "elo_high", "p_value"} <= set(df.columns)
     assert np.isfinite(df["elo"]).all()
+
+
+def test_tournament_and_sweep_at_three_players_read_one_strategy_against_two_seats():
+    from sim.sweep import sweep
+
+    t = tournament("classic-3p", ["baseline", "random", "baseline:min_pile=3"], 30, seed=1, workers=1)
+    copy = t.pairs[t.pairs["b"] == "baseline:min_pile=3"].iloc[0]
+    assert copy["a"] == "baseline" and copy["win_rate"] == 0.5 and copy["rotations"] == 3
+    df = sweep("classic-3p", "baseline", {"min_pile": [1, 3]}, "baseline", games=30, seed=1, workers=1)
+    assert df["win_rate"].iat[1] == 0.5 and df["deals"].iat[0] == 10
+
+
+def test_another_command_into_an_output_folder_is_refused_and_force_clears_only_ours(tmp_path):
+    out = tmp_path / "t"
+    tournament("classic-2p", ["baseline", "random", "freezer"], 20, seed=1, workers=1, out=out)
+    (out / "notes.txt").write_text("mine")
+    before = sorted(p.name for p in out.iterdir())
+    from sim.results import ResultsError
+    from sim.sweep import sweep
+
+    with pytest.raises(ResultsError, match="holds the results of another tournament .different strategies."):
+        tournament("classic-2p", ["baseline", "random"], 20, seed=1, workers=1, out=out)
+    with pytest.raises(ResultsError, match="holds the results of another tournament"):
+        compare("classic-2p", ["baseline", "random"], 20, seed=1, workers=1, out=out)
+    with pytest.raises(ResultsError, match="holds the results of another tournament"):
+        sweep("classic-2p", "baseline", {"min_pile": [1]}, games=20, seed=1, workers=1, out=out)
+    assert sorted(p.name for p in out.iterdir()) == before
+    c = compare("classic-2p", ["baseline", "random"], 20, seed=1, workers=1, out=out, force=True)
+    assert c.pairs["deals"].iat[0] == 10
+    assert sorted(p.name for p in out.iterdir()) == ["_canasta_lab_output.json", "games.parquet", "notes.txt",
+                                                    "pairs.parquet", "report.md", "win_rates.png"]
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    (dict(strategies="baseline"), "two different strategies"),
+    (dict(games=1.5), "games must be a whole number"),
+    (dict(games=True), "games must be a whole number"),
+    (dict(seed=None), "seed must be a whole number"),
+    (dict(sprt={"elo0": 0}), "give a string such as"),
+    (dict(sprt="elo0=0,elo1=10", batch=4), "batch must be at least 100"),
+])
+def test_bad_arguments_to_the_api_get_one_clear_message(kwargs, needle):
+    args = {"variant": "classic-2p", "strategies": ["baseline", "random"], "games": 10, "seed": 1, **kwargs}
+    with pytest.raises((ValueError, TypeError), match=needle):
+        compare(**args)
+
+
+def test_a_grid_that_gives_a_row_twice_or_a_knob_without_a_list_is_refused():
+    from sim.sweep import sweep
+    from strategies import StrategyError
+
+    with pytest.raises(StrategyError, match="twice"):
+        sweep("classic-2p", "baseline", {"min_pile": ["0", "00"]}, games=2, seed=1)
+    with pytest.raises(StrategyError, match="give a list of values"):
+        sweep("classic-2p", "baseline", {"min_pile": 3}, games=2, seed=1)
+
+
+def test_batch_without_sprt_is_refused_and_a_look_never_exceeds_the_budget(capsys):
+    r = cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "10", "--seed", "1",
+            "--batch", "500")
+    assert r.returncode == 2 and "give --sprt with it" in r.stderr
+    assert main(["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "400", "--seed", "1",
+                 "--sprt", "elo0=0,elo1=10", "--quiet"]) == 0
+    assert "(1 look of 400 games; budget 400)" in capsys.readouterr().out
+
+
+def test_a_pair_won_on_every_deal_has_an_infinite_elo_and_a_finite_lower_end():
+    c = compare("classic-2p", ["baseline", "random"], 40, seed=1, workers=1)
+    r = c.pairs.iloc[0]
+    if r["win_rate"] == 1.0:
+        assert r["win_high"] == 1.0 and r["elo"] == r["elo_high"] == np.inf and np.isfinite(r["elo_low"])
+    assert r["win_low"] < r["win_rate"]

@@ -133,6 +133,15 @@ def test_a_damaged_part_a_foreign_file_or_a_part_of_another_run_is_refused_with_
     refused(foreign, "is not part of the run")
     assert (foreign / "notes.txt").read_text() == "mine"
 
+    hands = tmp_path / "hands"
+    assert cli(*args, "--hands", "--out", str(hands)).returncode == 0
+    h = parts(hands / HANDS_DIR)[1]
+    h.write_bytes(h.read_bytes()[:200])
+    r = cli(*args, "--hands", "--out", str(hands))
+    assert r.returncode == 2 and "is damaged" in r.stderr and "_hands" in r.stderr and r.stdout == "", r.stderr
+    with pytest.raises(ResultsError, match="is damaged"):
+        read(hands)
+
     other = tmp_path / "other"
     assert cli(*PLAY[:-1], "6", "--games", "600", "--workers", "2", "--quiet", "--out", str(other)).returncode == 0
     mixed = tmp_path / "mixed"

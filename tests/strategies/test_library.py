@@ -234,8 +234,8 @@ def test_cli_sweep_prints_a_table_and_writes_its_table_and_runs(tmp_path, capsys
 
     r = read_parquet(out / "sweep.parquet")
     assert len(r.games) == 2 and r.meta["grid"] == {"min_pile": ["0", "9"]}
-    assert sorted(p.name for p in out.iterdir()) == ["baseline_min_pile=0.parquet", "baseline_min_pile=9.parquet",
-                                                    "sweep.parquet"]
+    assert sorted(p.name for p in out.iterdir()) == ["_canasta_lab_output.json", "baseline_min_pile=0.parquet",
+                                                    "baseline_min_pile=9.parquet", "sweep.parquet"]
     assert main(["sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile", "--games", "4", "--seed", "1"]) == 2
     assert "write knob=value" in capsys.readouterr().err
 
