@@ -25,13 +25,13 @@ from . import __version__
 from .engine import layout as L
 from .runner import (
     MAX_TASK,
-    POOL_MIN_GAMES,
     Job,
     Pool,
     Progress,
     check_progress,
     cpu_count,
     dask_client,
+    in_workers,
     iter_chunks,
     prepare_jobs,
     progress_callback,
@@ -196,8 +196,7 @@ class Experiment:
 
     def _start(self) -> None:
         todo = sum(n for _, _, n in self.missing(self.budget))
-        in_workers = self.scheduler is not None or (resolve_workers(self.workers) > 1 and todo >= POOL_MIN_GAMES)
-        prepare_jobs(self.jobs, in_workers)  # the compile line before the bar
+        prepare_jobs(self.jobs, in_workers(self.workers, self.scheduler, todo))  # the compile line before the bar
         total = self.budget * len(self.jobs)
         self._bar = progress_callback(self.progress, total, total - todo)
         extra = {"machine": self._machine, "code": self._code,
@@ -219,7 +218,7 @@ class Experiment:
         t0 = time.perf_counter()
         try:
             for i, g0, g, h in iter_chunks(self.jobs, ranges, self.workers, self.chunk,
-                                           self.hands or self.keep_rows, update, self.scheduler, self._pool):
+                                           self.hands, update, self.scheduler, self._pool):
                 self._take(i, g0, g, h)
         finally:
             self.wall += time.perf_counter() - t0
@@ -264,6 +263,11 @@ class Experiment:
                     f.end_session(self.wall, self.played)
             self._started = False
             self._recorded = True
+
+    def kept_rows(self, i: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """With keep_rows: job `i`'s game rows and hand rows (empty unless hands) in game order."""
+        rows = sorted(self.rows[i], key=lambda r: r[0])
+        return np.concatenate([r[1] for r in rows]), np.concatenate([r[2] for r in rows])
 
     def release(self) -> None:
         """Let the per-game columns go once the statistics are read (a report's chart comes after)."""

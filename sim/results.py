@@ -120,9 +120,7 @@ def play(variant: str | Variant, strategies: str | StrategySpec | StrategyChoice
         exp.advance()
     if out is not None:
         return read(out, games)
-    rows = sorted(exp.rows[0], key=lambda r: r[0])
-    g = np.concatenate([r[1] for r in rows])
-    h = np.concatenate([r[2] for r in rows])
+    g, h = exp.kept_rows(0)
     return Results(games_frame(job, g), hands_frame(job, h) if hands else None, exp.run_meta())
 
 

@@ -214,6 +214,11 @@ def resolve_workers(workers: int) -> int:
     return workers or cpu_count()
 
 
+def in_workers(workers: int, scheduler: Any, games: int) -> bool:
+    """Whether `games` are played by other processes (a pool or a cluster) rather than this one."""
+    return scheduler is not None or (resolve_workers(workers) > 1 and games >= POOL_MIN_GAMES)
+
+
 def check_progress(progress: Progress) -> None:
     if progress is None or isinstance(progress, bool) or callable(getattr(progress, "update", None)) \
             or callable(progress):
@@ -260,18 +265,17 @@ def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, c
     `pool` (a Pool) keeps the worker processes from one call to the next, as a sequential test's
     looks need; it is left broken (`pool.broken`) after an interruption."""
     total = sum(n for _, _, n in ranges)
-    in_workers = scheduler is not None or (resolve_workers(workers) > 1 and total >= POOL_MIN_GAMES)
-    prepare_jobs(jobs, in_workers)
+    prepare_jobs(jobs, in_workers(workers, scheduler, total))
     if total == 0:
         return
     if scheduler is not None:
         yield from _on_dask(jobs, ranges, scheduler, chunk, want_hands, update)
         return
-    workers = resolve_workers(workers)
-    if workers == 1 or total < POOL_MIN_GAMES:
+    if not in_workers(workers, scheduler, total):
         for i, g0, n in ranges:
             yield from _in_process(i, jobs[i], g0, n, chunk, want_hands, update)
         return
+    workers = resolve_workers(workers)
     tasks = split_tasks(ranges, pool_task_size(total, workers, chunk))
     own = pool is None
     if own:
@@ -411,36 +415,3 @@ def _on_dask(jobs: Sequence[Job], ranges: Sequence[Task], scheduler: Any, chunk:
     finally:
         if client is not scheduler:
             client.close()
-
-
-def run_jobs(jobs: Sequence[Job], n_games: int, workers: int = 0, chunk: int = 2000, want_hands: bool = False,
-             progress: Progress = None, scheduler: Any = None) -> list[tuple[np.ndarray, np.ndarray, float]]:
-    """Play n_games of every job in memory, sharing one pool of workers; per job (game rows, hand
-    rows, wall seconds of the whole call). For runs too big for memory, see sim.experiment."""
-    if n_games <= 0:
-        raise ValueError(f"game count must be a positive integer, got {n_games}")
-    resolve_workers(workers)
-    check_progress(progress)
-    t0 = time.perf_counter()
-    in_workers = scheduler is not None or (resolve_workers(workers) > 1 and n_games * len(jobs) >= POOL_MIN_GAMES)
-    prepare_jobs(jobs, in_workers)  # before the bar: the compile line stands alone
-    update, close = progress_callback(progress, n_games * len(jobs))
-    parts: dict[int, list[tuple[int, np.ndarray, np.ndarray]]] = {i: [] for i in range(len(jobs))}
-    try:
-        for i, g0, g, h in iter_chunks(jobs, [(i, 0, n_games) for i in range(len(jobs))], workers, chunk,
-                                       want_hands, update, scheduler):
-            parts[i].append((g0, g, h))
-    finally:
-        close()
-    wall = time.perf_counter() - t0
-    results = []
-    for i in range(len(jobs)):
-        mine = sorted(parts[i], key=lambda x: x[0])
-        results.append((np.concatenate([g for _, g, _ in mine]), np.concatenate([h for _, _, h in mine]), wall))
-    return results
-
-
-def run(job: Job, n_games: int, workers: int = 0, chunk: int = 2000, want_hands: bool = False,
-        progress: Progress = None, scheduler: Any = None) -> tuple[np.ndarray, np.ndarray, float]:
-    """Play n_games in memory; returns (game rows, hand rows, wall seconds)."""
-    return run_jobs([job], n_games, workers, chunk, want_hands, progress, scheduler)[0]

@@ -8,8 +8,9 @@ import pytest
 from sim.cli import main
 from sim.engine import layout as L
 from sim.engine.game import play_batch_nb
+from sim.experiment import Experiment
 from sim.results import play
-from sim.runner import EngineError, make_job, run
+from sim.runner import EngineError, make_job
 from sim.stats import paired_difference, win_rates
 from sim.sweep import sweep
 from sim.trace import trace_decisions
@@ -109,9 +110,12 @@ def illegal(rules, obs, opts, n, knobs):
 
 
 def test_user_strategy_that_defers_everything_plays_exactly_like_its_base():
-    a, _, _ = run(make_job("classic-4p", ["test-defer-all", "random"], 9), 6)
-    b, _, _ = run(make_job("classic-4p", ["baseline", "random"], 9), 6)
-    assert np.array_equal(a, b)
+    def rows(strategies: list[str]) -> np.ndarray:
+        with Experiment([make_job("classic-4p", strategies, 9)], 6, keep_rows=True) as exp:
+            exp.advance()
+        return exp.kept_rows(0)[0]
+
+    assert np.array_equal(rows(["test-defer-all", "random"]), rows(["baseline", "random"]))
 
 
 def test_user_strategy_replaces_one_decision_and_is_played_as_written():
