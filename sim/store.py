@@ -23,7 +23,8 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,11 +59,15 @@ def publish(tmp: str, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+@contextmanager
+def atomic_file(path: Path) -> Iterator[str]:
+    """A temporary name beside `path` to write to; renamed into place when the block ends without an
+    error, removed otherwise. A kill leaves the whole file or none of it (a stopped run's leftover
+    temporary names start with `.tmp-` and are tidied on resumption)."""
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1, sort_keys=True)
+        yield tmp
         publish(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -70,33 +75,24 @@ def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        publish(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with atomic_file(path) as tmp, open(tmp, "w") as f:
+        f.write(text)
+
+
+def write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True))
 
 
 def write_table(df: pd.DataFrame, meta: dict[str, Any], path: Path) -> None:
-    """One Parquet file with our metadata record, written to a temporary name and renamed into place:
-    a kill leaves either the whole file or none of it."""
+    """One Parquet file with our metadata record, written atomically."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                           META_KEY: json.dumps(meta, default=str).encode()})
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=path.parent)
-    os.close(fd)
-    try:
+    with atomic_file(path) as tmp:
         pq.write_table(table, tmp)
-        publish(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def part_meta(path: Path) -> tuple[dict[str, Any], int]:
@@ -116,7 +112,7 @@ def part_meta(path: Path) -> tuple[dict[str, Any], int]:
 
 @dataclass
 class RunFolder:
-    """An open run folder; `missing` says which games are still to play, `write` adds a chunk."""
+    """An open run folder: the parts it holds (`done`), and `write` to add a chunk."""
 
     path: Path
     identity: dict[str, Any]
@@ -133,19 +129,6 @@ class RunFolder:
     @property
     def games_done(self) -> int:
         return sum(b - a for a, b in self.done)
-
-    def missing(self, n_games: int) -> list[tuple[int, int]]:
-        """The gaps in games 0..n_games-1 as (first game, count)."""
-        gaps, at = [], 0
-        for a, b in self.done:
-            if a > at:
-                gaps.append((at, min(a, n_games) - at))
-            at = max(at, b)
-            if at >= n_games:
-                break
-        if at < n_games:
-            gaps.append((at, n_games - at))
-        return [(a, n) for a, n in gaps if n > 0]
 
     def write(self, g0: int, games: pd.DataFrame, hands: pd.DataFrame | None, meta: dict[str, Any]) -> None:
         """Add one finished chunk. The hands part is written first: a games part is the chunk's

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -15,7 +14,7 @@ from .engine import layout as L
 from .results import check_writable
 from .rules import Variant
 from .runner import EngineError, Job, describe_error, make_job
-from .store import publish
+from .store import write_text_atomic
 
 METHODS = {L.TAKE_M1: "pair", L.TAKE_M2: "natural_wild", L.TAKE_M3: "layoff"}
 KINDS = {L.MK_RANK: "rank", L.MK_WILD: "wild", L.MK_BLACK3: "black3", L.MK_SEQ: "sequence"}
@@ -99,8 +98,5 @@ def write_transcript(variant: str | Variant, strategies: Sequence[str], seed: in
     p = check_writable(out, force, suffix=".jsonl")
     job = make_job(variant, strategies, seed)
     lines = [json.dumps(e, separators=(",", ":")) for e in events(job, game)]
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".jsonl", dir=p.parent)
-    with os.fdopen(fd, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    publish(tmp, p)
+    write_text_atomic(p, "\n".join(lines) + "\n")
     return len(lines)
