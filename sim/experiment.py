@@ -190,10 +190,6 @@ class Experiment:
             out += [(i, int(a), int(b - a)) for a, b in zip(starts, ends, strict=True)]
         return out
 
-    def done(self, target: int | None = None) -> bool:
-        t = self.budget if target is None else target
-        return all(h[:t].all() for h in self.have)
-
     def _start(self) -> None:
         todo = sum(n for _, _, n in self.missing(self.budget))
         prepare_jobs(self.jobs, in_workers(self.workers, self.scheduler, todo))  # the compile line before the bar
