@@ -90,11 +90,48 @@ def cmd_variants(args: argparse.Namespace) -> None:
         print(f"{v.name:<12} {v.players} players  {v.description}")
 
 
+def _games_for(items: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in items:
+        name, eq, n = item.partition("=")
+        if not eq or not n.strip().isdigit() or int(n) < 1 or name.strip() not in REGISTRY:
+            raise CliError(f"--games-for {item!r}: give NAME=GAMES with a strategy name and a whole number of "
+                           f"at least 1, e.g. search=400")
+        out[name.strip()] = int(n)
+    return out
+
+
 def cmd_strategies(args: argparse.Namespace) -> None:
+    from . import strength
+
     load_user_files(args.load)
+    if args.measure is None and (args.games is not None or args.seed is not None or args.games_for):
+        raise CliError("--games, --seed and --games-for go with --measure VARIANT")
+    if args.measure is not None:
+        get_variant(args.measure)
+        if args.games is None or args.seed is None:
+            raise CliError("strategies --measure needs --games and --seed")
+        games_for = _games_for(args.games_for)
+        command = strength.command_line(args.measure, args.games, args.seed, games_for)
+        record = strength.measure(args.measure, args.games, args.seed, games_for, workers=args.workers,
+                                  command=command, report=lambda text: print(text, flush=True))
+        strength.write(record)
+        print(f"written: {strength.STRENGTH_FILE}")
+        return
+    record = strength.load()
+    if args.markdown:
+        if record is None:
+            raise CliError(f"no strength measurement in {strength.STRENGTH_FILE}; make one with --measure")
+        print(strength.markdown(record), end="")
+        return
+    rows = strength.by_name(record)
+    if record is not None:
+        print(f"strength against {record['reference']} at {record['variant']}, from `{record['command']}`\n")
     for spec in REGISTRY.values():
         origin = f" (user, over {spec.base.name})" if spec.base is not None else ""
         print(f"{spec.name}{origin}: {spec.description}")
+        if spec.name in rows:
+            print(f"    strength     {strength.line(rows[spec.name])}")
         for k in spec.knobs:
             print(f"    {k.name:<12} default {k.show(k.default):<6} {k.meaning}")
             print(f"    {'':<12} accepted: {k.accepted()}")
@@ -234,6 +271,22 @@ def cmd_sweep(args: argparse.Namespace) -> None:
         print(f"table: {Path(args.out) / 'sweep.parquet'}; one run folder per row")
 
 
+def cmd_profile(args: argparse.Namespace) -> None:
+    from .profile import PROFILE_FILE, markdown, profile, table, to_json
+
+    v = _setup(args, seats_limit=not args.mirror)
+    df = profile(v, args.strategy, args.games, args.seed, mirror=args.mirror, workers=args.workers, out=args.out,
+                 progress=_progress(args), scheduler=args.scheduler, force=args.force)
+    if args.json:
+        print(to_json(df))
+    elif args.markdown:
+        print(markdown(df))
+    else:
+        print(table(df))
+        if args.out:
+            print(f"table: {Path(args.out) / PROFILE_FILE}; games and hands in the run folder(s) beside it")
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     from .bench import bench, cold_start
 
@@ -270,6 +323,18 @@ def cmd_cache(args: argparse.Namespace) -> None:
           f"`canasta-lab cache --clear` removes them all")
 
 
+def cmd_tune(args: argparse.Namespace) -> None:
+    from .tune import tune
+
+    load_user_files(args.load)
+    v = with_rules(get_variant(args.variant, args.players), args.rule)
+    save = args.save if args.save is not None else f"{args.name}.py"
+    r = tune(v, args.strategy, args.vs, args.knobs, args.budget, seed=args.seed, trials=args.trials,
+             confirm=args.confirm, workers=args.workers, scheduler=args.scheduler, name=args.name, save=save,
+             force=args.force, progress=not args.quiet, loads=args.load)
+    print(r.table())
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors as one line naming what was wrong (DESIGN.md, "Errors and bad input")."""
 
@@ -284,9 +349,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("variants", help="list the variants with players and one-line description")
     p.set_defaults(func=cmd_variants)
-    p = sub.add_parser("strategies", help="list strategies and their knobs")
+    p = sub.add_parser("strategies", help="list strategies, their knobs and their strength against baseline")
     p.add_argument("--load", action="append", default=[], metavar="FILE.py",
                    help="also list the user strategies this Python file defines (repeatable)")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the strength table of docs/strategies.md from the committed measurement")
+    p.add_argument("--measure", metavar="VARIANT",
+                   help="measure every library strategy against baseline at VARIANT and write the committed "
+                        "record (strategies/strength.json); needs --games and --seed")
+    p.add_argument("--games", type=_positive, help="with --measure: games per strategy")
+    p.add_argument("--seed", type=_natural, help="with --measure: master seed")
+    p.add_argument("--games-for", action="append", default=[], metavar="NAME=GAMES",
+                   help="with --measure: another game count for one strategy (a slow one), repeatable")
+    p.add_argument("--workers", type=_natural, default=0, help="with --measure: worker processes (0: every core)")
     p.set_defaults(func=cmd_strategies)
 
     p = sub.add_parser("rules", help="the rules in force for a variant, from the data the engine reads")
@@ -377,6 +452,20 @@ def build_parser() -> argparse.ArgumentParser:
     running(p, "replace run folders that hold another run")
     p.set_defaults(func=cmd_sweep)
 
+    p = sub.add_parser("profile", help="how strategies play: hands, turns, how hands end, canastas, scores, takes, "
+                                       "freezes, asks")
+    setup(p)
+    p.add_argument("--games", type=_positive, required=True, help="games (per strategy with --mirror), rounded up to "
+                                                                  "whole deals")
+    p.add_argument("--mirror", action="store_true",
+                   help="each strategy plays its own games against itself (one row each), not against the others")
+    p.add_argument("--out", metavar="FOLDER", help="profile.parquet and the run folder(s) with every hand: " + resume)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true", help="one JSON document instead of the table")
+    g.add_argument("--markdown", action="store_true", help="a Markdown table (docs/strategies.md)")
+    running(p, "replace run folders that hold another run")
+    p.set_defaults(func=cmd_profile)
+
     p = sub.add_parser("cache", help="where the compiled engine is kept, and clearing it")
     p.add_argument("--clear", action="store_true", help="remove every compiled version of the engine")
     p.set_defaults(func=cmd_cache)
@@ -389,6 +478,34 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip cold_start_seconds (a fresh process compiling the engine from an empty cache, about a "
                         "minute)")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("tune", help="search a strategy's knobs against an opponent (Optuna TPE on duplicate deals), "
+                                    "confirm the winner on fresh deals, save it as a strategy file")
+    p.add_argument("strategy", help="the strategy to tune, optionally with knobs fixed, e.g. baseline:meld=three")
+    p.add_argument("--vs", required=True, metavar="OPPONENT", help="the opponent every trial plays, with knobs")
+    p.add_argument("--knobs", required=True, metavar="K1,K2,...",
+                   help="the knobs to search, each over its range and named values, or K=LOW..HIGH (e.g. "
+                        "min_pile,freeze=0..30)")
+    p.add_argument("--budget", type=_positive, required=True, help="games for all the trials together")
+    p.add_argument("--variant", default="classic-4p", help="a variant name (default classic-4p)")
+    p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
+    p.add_argument("--load", action="append", default=[], metavar="FILE.py",
+                   help="Python file defining user strategies (strategies.user); repeatable")
+    p.add_argument("--seed", type=_natural, default=0, help="master seed of the search deals (default 0); the "
+                                                           "confirmation plays the deals of seed + 1000000")
+    p.add_argument("--trials", type=_positive,
+                   help="trials (default one per 2000 games of budget, at least 5, at most 25 per knob)")
+    p.add_argument("--confirm", type=_positive,
+                   help="games per confirmation match on fresh deals (default a quarter of the budget, at least 2000)")
+    p.add_argument("--name", default="tuned", help="the tuned strategy's name (default tuned)")
+    p.add_argument("--save", metavar="FILE.py", help="the strategy file to write (default NAME.py)")
+    p.add_argument("--workers", type=_natural, default=0, help="worker processes on this machine (default 0: every "
+                                                               "core)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="play on a Dask cluster instead (README, 'A cluster')")
+    p.add_argument("--force", action="store_true", help="replace an existing strategy file")
+    p.add_argument("--quiet", action="store_true", help="no line per trial")
+    p.set_defaults(func=cmd_tune)
     return ap
 
 

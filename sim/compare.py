@@ -43,7 +43,8 @@ CONFIDENCE = 0.95
 ALPHA_HOLM = 0.05  # family-wise error rate of a round robin's or a sweep's list of real differences
 RUN_DIR = "games.parquet"  # a comparison's run folder inside its output folder
 # the tables and report a command writes beside its run folders (replaced on every run)
-DERIVED = ("report.md", "win_rates.png", "pairs.parquet", "ranking.parquet", "matrix.parquet", "sweep.parquet")
+DERIVED = ("report.md", "win_rates.png", "pairs.parquet", "ranking.parquet", "matrix.parquet", "sweep.parquet",
+           "profile.parquet")
 OUTPUT_FILE = "_canasta_lab_output.json"  # which command's results an output folder holds
 
 

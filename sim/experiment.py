@@ -115,7 +115,7 @@ class Experiment:
     def __init__(self, jobs: Sequence[Job], budget: int, outs: Sequence[str | Path | None] | None = None,
                  hands: bool = False, keep_rows: bool = False, workers: int = 0, chunk: int = MAX_TASK,
                  progress: Progress = None, scheduler: Any = None, force: bool = False,
-                 describe: str = "", parents: bool = False) -> None:
+                 describe: str = "", parents: bool = False, pool: Pool | None = None) -> None:
         whole_number("games", budget)
         resolve_workers(workers)
         check_progress(progress)
@@ -155,7 +155,10 @@ class Experiment:
         self._bar: tuple[Any, Any] | None = None
         self._started = False
         self._recorded = False
-        self._pool = Pool(resolve_workers(workers))  # its processes start with the first game played
+        # its processes start with the first game played; a pool given by the caller (a tuner's trials, one
+        # Experiment each) is kept open for the next one, so each trial does not start its workers afresh
+        self._own_pool = pool is None
+        self._pool = pool if pool is not None else Pool(resolve_workers(workers))
         self._part_meta: dict[int, dict[str, Any]] = {}
         self._code = code_version()
         self._machine = machine()
@@ -220,6 +223,7 @@ class Experiment:
             self.wall += time.perf_counter() - t0
             if self._pool.broken:
                 self._pool = Pool(resolve_workers(self.workers))
+                self._own_pool = True
 
     def _take(self, i: int, g0: int, g: np.ndarray, h: np.ndarray) -> None:
         from .results import games_frame, hands_frame, metadata
@@ -243,7 +247,8 @@ class Experiment:
 
     def close(self) -> None:
         """Close the progress display and record this session (wall time, games played) in each folder."""
-        self._pool.close()
+        if self._own_pool:
+            self._pool.close()
         if self._own_client:
             self.scheduler.close()
             self._own_client = False

@@ -94,6 +94,10 @@ def hands_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
         for c, name in enumerate(L.COMPONENTS):
             df[f"{name}_{s}"] = rows[:, L.H_COMP + s * L.NC + c]
         df[f"cum_{s}"] = rows[:, L.H_CUM + s]
+        for kind in L.CanastaKind:
+            df[f"{kind.name.lower()}_canastas_{s}"] = rows[:, L.H_CANK + s * L.NCKR + kind]
+        for c, name in enumerate(L.SIDE_COUNTS):
+            df[f"{name}_{s}"] = rows[:, L.H_SCOUNT + s * L.NSC + c]
     return df
 
 

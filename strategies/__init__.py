@@ -11,6 +11,7 @@ compiled code holds no strategy, and adding one touches no engine file.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -99,8 +100,20 @@ class StrategySpec:
         # a registered strategy travels to worker processes by name, so each worker uses its own
         # module-level function (loaded from the compiled cache) rather than a rebuilt copy
         if REGISTRY.get(self.name) is self:
-            return (_registered, (self.name,))
+            root = self.root()
+            if root is None or root is self or self.name in BUILT_IN:
+                return (_registered, (self.name,))
+            # a relative registered at run time (a tuned strategy file): it carries its knobs, so a
+            # process that never ran the file (a Dask worker) rebuilds it from its built-in root
+            return (_relative, (root.name, self.name, self.description, {k.name: k.default for k in self.knobs}))
         return (StrategySpec, tuple(getattr(self, f.name) for f in fields(self)))
+
+    def root(self) -> StrategySpec | None:
+        """The built-in strategy whose kernel this one runs (itself for a built-in), or None for a
+        user strategy."""
+        if self.base is not None:
+            return None
+        return next((REGISTRY[n] for n in BUILT_IN if REGISTRY[n].decide is self.decide), None)
 
     def knob(self, name: str) -> Knob:
         k = next((k for k in self.knobs if k.name == name), None)
@@ -133,12 +146,19 @@ class StrategySpec:
 
 
 REGISTRY: dict[str, StrategySpec] = {}
+BUILT_IN: frozenset[str] = frozenset()  # set once the library has registered (end of this module)
 
 
 def _registered(name: str) -> StrategySpec:
     if name not in REGISTRY:
         raise StrategyError(f"unknown strategy {name!r} in this process; accepted: {', '.join(REGISTRY)}")
     return REGISTRY[name]
+
+
+def _relative(root: str, name: str, description: str, defaults: dict[str, float]) -> StrategySpec:
+    if name in REGISTRY:
+        return REGISTRY[name]
+    return register(_registered(root).with_defaults(name, description, **defaults))
 
 
 def register(spec: StrategySpec, replace_user: bool = False) -> StrategySpec:
@@ -188,4 +208,17 @@ def parse_strategy(text: str | StrategySpec | StrategyChoice) -> StrategyChoice:
     return spec.choice(**knobs)
 
 
+def load_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Run a Python file that registers strategies (user strategies, or a file `canasta-lab tune`
+    saved), as `--load` does: its names then resolve in this process, and in the worker processes a
+    run starts afterwards, which inherit the registry. Returns the file's globals."""
+    import runpy
+
+    if not os.path.isfile(path):
+        raise StrategyError(f"{str(path)!r}: no such file; give a Python file that defines strategies")
+    return runpy.run_path(str(path), run_name="canasta_lab_user")
+
+
 from . import library  # noqa: E402, F401  (registers the built-ins)
+
+BUILT_IN = frozenset(REGISTRY)  # the library, as every process has it

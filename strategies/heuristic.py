@@ -3,11 +3,16 @@
 A club player's rules of thumb, each one a knob (slots below; names, ranges and meanings in
 strategies/library.py). It reads only the observation (sim.engine.observe), like any strategy.
 Options are scored and the best one wins; ties go to the first option, so play is deterministic.
+
+Two plans sit above the scores, so that no legal going out and no chosen opening is lost to greedy
+play: when the player wants to go out and the hand can go out this turn (the engine's exact
+going-out search, run on the observation), only actions that keep that possible are taken; while an
+opening is being laid, only actions after which the minimum can still be reached are taken.
 """
 
 from numba import njit
 
-from sim.engine.cards import is_black3_nb, is_wild_rank_nb, rank_of_nb
+from sim.engine.cards import is_black3_nb, is_natural_meld_rank_nb, is_wild_rank_nb, rank_of_nb
 from sim.engine.contract import (
     ANSWER_YES,
     DP_ANSWER,
@@ -16,10 +21,13 @@ from sim.engine.contract import (
     DP_DRAW,
     DP_MELD,
     F_JOK,
+    F_KIND,
     F_NAT,
     F_RANK,
     F_TWO,
     F_VAL,
+    MIN_MELD,
+    MK_RANK,
     NCK,
     NMF,
     NR,
@@ -60,16 +68,23 @@ from sim.engine.contract import (
     OB_SCRATCH,
     OB_SIDE,
     OB_SMELDED,
+    OB_TOOK,
     R_CANASTA,
     R_CANBONUS,
     R_CARDVAL,
+    R_CONC_WAIVE,
     R_GO_CANASTAS,
+    R_MAX_WILD,
     R_RED3TAB,
     R_SEAT_SIDE,
+    RED3_D,
+    RED3_H,
+    RK_3,
     RK_JK,
     TAKE_M2,
     TAKE_M3,
 )
+from sim.engine.goout import W_DEF, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from sim.engine.opening import max_meld_value_nb
 
 # knob slots
@@ -81,13 +96,19 @@ K_FREEZE = 4  # -1 never; -2 always when able; N >= 0: when an opponent side has
 K_MELD = 5  # 0 lay everything; 1 hold back to three cards; 2 also keep natural pairs for the pile
 K_WILDS = 6  # 0 only to complete a canasta, reach the minimum or go out; 1 freely
 K_GO_OUT = 7  # -1 as soon as legal; M >= 0: only when ahead by M points or the opponents threaten
-N_KNOBS = 8
+K_CANASTAS = 8  # go out only with at least this many canastas (0: the rules' minimum)
+K_NATURAL = 9  # -1 off; N: keep a wild-free meld of at least N naturals natural (no wild added)
+N_KNOBS = 10
 
 FREEZE_NEVER, FREEZE_ALWAYS = -1.0, -2.0
 MELD_ALL, MELD_THREE, MELD_PAIRS = 0.0, 1.0, 2.0
+NATURAL_OFF = -1.0
 THREAT_CARDS = 3  # an opponent with the canastas to go out and this few cards threatens to go out
 
 TIER = 1000.0  # discard scores: one tier per kind of card, ranked within the tier
+PLAN = 1e6  # added to an action that keeps a wanted going out (or a started opening) possible
+WORK = W_DEF + NR  # slots of one going-out work area (sim.engine.goout)
+KEEP_CARDS = 2  # an opening that does not go out leaves at least this many cards (one to discard, §1.7)
 
 
 @njit(cache=True, inline="always")
@@ -109,25 +130,243 @@ def table_value_nb(R, obs, t):
 
 
 @njit(cache=True)
+def threatened_nb(R, obs):
+    """An opponent side has the canastas to go out and one of its players few enough cards."""
+    s = obs[OB_SIDE]
+    for t in range(obs[OB_NSIDES]):
+        if t != s and obs[OB_CANASTAS + t] >= R[R_GO_CANASTAS]:
+            for q in range(obs[OB_PLAYERS]):
+                if R[R_SEAT_SIDE + q] == t and obs[OB_HANDS + q] <= THREAT_CARDS:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def may_go_out_nb(R, obs, prm):
     """The go_out knob: going out now is wanted (as soon as legal, or ahead by M, or threatened)."""
     m = prm[K_GO_OUT]
     if m < 0 or obs[OB_ANSWER] == ANSWER_YES:
         return True
+    if threatened_nb(R, obs):
+        return True
     s = obs[OB_SIDE]
     mine = obs[OB_SCORE + s] + table_value_nb(R, obs, s)
     best = -(1 << 40)
     for t in range(obs[OB_NSIDES]):
-        if t == s:
-            continue
-        v = obs[OB_SCORE + t] + table_value_nb(R, obs, t)
-        if v > best:
-            best = v
-        if obs[OB_CANASTAS + t] >= R[R_GO_CANASTAS]:
-            for q in range(obs[OB_PLAYERS]):
-                if R[R_SEAT_SIDE + q] == t and obs[OB_HANDS + q] <= THREAT_CARDS:
-                    return True
+        if t != s:
+            v = obs[OB_SCORE + t] + table_value_nb(R, obs, t)
+            if v > best:
+                best = v
     return mine - best >= m
+
+
+@njit(cache=True)
+def canastas_wanted_nb(R, obs, prm):
+    """Canastas the side wants before going out: the canastas knob, or the rules' minimum when a
+    "yes" binds the player or an opponent threatens to go out."""
+    need = R[R_GO_CANASTAS]
+    if obs[OB_ANSWER] == ANSWER_YES or threatened_nb(R, obs):
+        return need
+    k = int(prm[K_CANASTAS])
+    return k if k > need else need
+
+
+@njit(cache=True)
+def opening_needed_nb(R, obs):
+    """Initial-meld value a going out must still lay (as the engine's opening_still_needed_nb)."""
+    if obs[OB_MELDED] != 0:
+        return 0
+    pend = obs[OB_PEND] if obs[OB_PEND] > 0 else 0
+    if pend >= obs[OB_REQ] or (R[R_CONC_WAIVE] != 0 and obs[OB_TOOK] == 0):
+        return 0
+    return obs[OB_REQ] - pend
+
+
+@njit(cache=True)
+def load_goout_nb(obs, w):
+    """The engine's going-out work area from the observation: own hand and own open rank melds."""
+    s = obs[OB_SIDE]
+    for r in range(NR):
+        w[W_TH + r] = obs[OB_HR + r]
+        m = obs[OB_MOR + s * NR + r]
+        w[W_MEX + r] = 0
+        w[W_MN + r] = 0
+        w[W_MW + r] = 0
+        if m >= 0:
+            mb = _meld_base_nb(obs, s, m)
+            if obs[mb + F_KIND] == MK_RANK:
+                w[W_MEX + r] = 1
+                w[W_MN + r] = obs[mb + F_NAT]
+                w[W_MW + r] = obs[mb + F_TWO] + obs[mb + F_JOK]
+
+
+@njit(cache=True)
+def lone_cards_nb(obs):
+    """Natural ranks held once with no own meld to lay them on: each must be the final discard, so
+    two of them rule out going out this turn (a cheap exact test before the search)."""
+    s = obs[OB_SIDE]
+    lone = 0
+    for r in range(NR):
+        if is_natural_meld_rank_nb(r) and obs[OB_HR + r] == 1 and obs[OB_MOR + s * NR + r] < 0:
+            lone += 1
+    return lone
+
+
+@njit(cache=True, inline="always")
+def cards_laid_nb(o):
+    """Cards a meld action takes from the hand."""
+    t = o[0]
+    if t == O_NEW:
+        return o[2] + (1 if o[3] >= 0 else 0)
+    if t == O_BLACK3:
+        return o[1]
+    if t == O_ADD:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def action_value_nb(R, obs, o):
+    """Card value a meld action lays (it counts towards an opening)."""
+    t = o[0]
+    if t == O_NEW:
+        return o[2] * R[R_CARDVAL + o[1]] + (R[R_CARDVAL + o[3]] if o[3] >= 0 else 0)
+    if t == O_ADD:
+        if o[2] >= 0:
+            return R[R_CARDVAL + o[2]]
+        return R[R_CARDVAL + obs[_meld_base_nb(obs, obs[OB_SIDE], o[1]) + F_RANK]]
+    if t == O_BLACK3:
+        return o[1] * R[R_CARDVAL + RK_3]
+    return 0
+
+
+@njit(cache=True)
+def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
+    """After meld action o, can the hand still go out this turn with `need` canastas? (w holds the
+    position before the action; w2 is work space.)"""
+    t = o[0]
+    h = obs[OB_HN]
+    if t == O_STOP:
+        return h <= 1  # stopping with one card left discards it: that is going out
+    for i in range(WORK):
+        w2[i] = w[i]
+    s = obs[OB_SIDE]
+    ncan = obs[OB_CANASTAS + s]
+    used = 0
+    if t == O_NEW:
+        r = o[1]
+        w2[W_TH + r] -= o[2]
+        w2[W_MEX + r] = 1
+        w2[W_MN + r] += o[2]
+        used = o[2]
+        if o[3] >= 0:
+            w2[W_TH + o[3]] -= 1
+            w2[W_MW + r] += 1
+            used += 1
+    elif t == O_ADD:
+        mb = _meld_base_nb(obs, s, o[1])
+        r = obs[mb + F_RANK]
+        size = obs[mb + F_NAT] + obs[mb + F_TWO] + obs[mb + F_JOK]
+        if o[2] < 0:
+            w2[W_TH + r] -= 1
+            w2[W_MN + r] += 1
+        else:
+            w2[W_TH + o[2]] -= 1
+            w2[W_MW + r] += 1
+        used = 1
+        if size + 1 == R[R_CANASTA]:
+            ncan += 1
+    else:  # O_BLACK3
+        w2[W_TH + RK_3] -= o[1]
+        used = o[1]
+    left = needed - action_value_nb(R, obs, o)
+    if left < 0:
+        left = 0
+    if h - used == 0:
+        return ncan >= need and left == 0
+    return can_go_out_w_nb(R, w2, ncan, need, left)
+
+
+@njit(cache=True)
+def opening_reach_nb(R, obs, o, h, scratch, free):
+    """Most value the hand can still lay this turn after opening action o, laying at most `free`
+    more cards, counting the melds already pending (every own meld is pending while the side has
+    not opened). h and scratch are work space."""
+    s = obs[OB_SIDE]
+    maxw = R[R_MAX_WILD]
+    for r in range(NR):
+        h[r] = obs[OB_HR + r]
+    t = o[0]
+    newr = -1
+    neww = 0
+    if t == O_NEW:
+        h[o[1]] -= o[2]
+        newr = o[1]
+        if o[3] >= 0:
+            h[o[3]] -= 1
+            neww = 1
+    elif t == O_ADD:
+        mb = _meld_base_nb(obs, s, o[1])
+        if o[2] < 0:
+            h[obs[mb + F_RANK]] -= 1
+        else:
+            h[o[2]] -= 1
+            newr = obs[mb + F_RANK]
+            neww = 1
+    # the room for wilds in the melds laid so far
+    slots = 0
+    for r in range(NR):
+        m = obs[OB_MOR + s * NR + r]
+        if m < 0 and r != newr:
+            continue
+        wilds = neww if r == newr else 0
+        if m >= 0:
+            mb = _meld_base_nb(obs, s, m)
+            wilds += obs[mb + F_TWO] + obs[mb + F_JOK]
+        slots += maxw - wilds if maxw > wilds else 0
+    if free < MIN_MELD:
+        return _best_singles_nb(R, obs, h, newr, slots, free)
+    # naturals of a rank already (or just) melded are laid on it; wilds fill the melds' room
+    extra = 0
+    trank = -1
+    for r in range(NR):
+        if obs[OB_MOR + s * NR + r] >= 0 or r == newr:
+            extra += h[r] * R[R_CARDVAL + r]
+            h[r] = 0
+            if trank < 0:
+                trank = r
+    if trank < 0:
+        return max_meld_value_nb(R, h, -1, 0, scratch)
+    return extra + max_meld_value_nb(R, h, trank, maxw - slots, scratch)
+
+
+@njit(cache=True)
+def _best_singles_nb(R, obs, h, newr, slots, free):
+    """Most value of at most `free` cards laid one at a time onto the melds (too few for a new
+    meld): naturals of their ranks, and wilds while the melds have room. Consumes h."""
+    s = obs[OB_SIDE]
+    total = 0
+    room = slots
+    for _k in range(free):
+        bestr = -1
+        bestv = 0
+        for r in range(NR):
+            if h[r] <= 0:
+                continue
+            if is_wild_rank_nb(r):
+                ok = room > 0
+            else:
+                ok = r == newr or obs[OB_MOR + s * NR + r] >= 0
+            if ok and R[R_CARDVAL + r] > bestv:
+                bestv = R[R_CARDVAL + r]
+                bestr = r
+        if bestr < 0:
+            break
+        total += bestv
+        h[bestr] -= 1
+        if is_wild_rank_nb(bestr):
+            room -= 1
+    return total
 
 
 @njit(cache=True)
@@ -157,7 +396,8 @@ def _draw_score_nb(R, obs, o, prm):
 
 
 @njit(cache=True, inline="always")
-def _meld_score_nb(R, obs, o, prm, reachable, go_ok):
+def _meld_score_nb(R, obs, o, prm, go_ok):
+    """The greedy score of one meld action (the plans of heuristic_decide_nb come on top)."""
     s = obs[OB_SIDE]
     t = o[0]
     a = o[1]
@@ -168,9 +408,7 @@ def _meld_score_nb(R, obs, o, prm, reachable, go_ok):
     if t == O_STOP:
         return -1000.0 if opening and not fresh else 0.0
     if opening:
-        # reach the minimum with the most value per action; naturals before wilds
-        if fresh and not reachable:
-            return -1.0  # the minimum is out of reach this turn: do not start
+        # the most value per action; naturals before wilds
         if t == O_NEW:
             v = b * R[R_CARDVAL + a] + (R[R_CARDVAL + c] - 5.0 if c >= 0 else 0.0)
         elif t == O_ADD:
@@ -201,6 +439,9 @@ def _meld_score_nb(R, obs, o, prm, reachable, go_ok):
         if style == MELD_ALL or size + obs[OB_HR + obs[mb + F_RANK]] >= R[R_CANASTA]:
             return 40.0 + out
         return -10.0 + out  # hold the card back (three-card melds)
+    nat = prm[K_NATURAL]
+    if nat != NATURAL_OFF and obs[mb + F_TWO] + obs[mb + F_JOK] == 0 and obs[mb + F_NAT] >= nat:
+        return -60.0 + out  # keep it natural: a natural canasta is worth more than a mixed one
     if size == R[R_CANASTA] - 1:
         return 150.0 - (10.0 if b == RK_JK else 0.0) + out
     if free:
@@ -263,40 +504,66 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
             raise ValueError("heuristic strategy: unknown option kind at this decision point")
     best = 0
     bestv = -1e18
-    reachable = True
     go_ok = True
+    plan_out = False
+    opening = False
     freeze_now = False
-    if dp == DP_MELD:
-        go_ok = may_go_out_nb(R, obs, prm)
-        if obs[OB_MELDED] == 0 and obs[OB_PRE] == 0 and obs[OB_PEND] == 0:
-            # can the hand reach the initial minimum this turn? (once per decision)
-            w = obs[obs.shape[0] - OB_SCRATCH:]
-            for x in range(NR):
-                w[x] = obs[OB_HR + x]
-            reachable = max_meld_value_nb(R, w[0:NR], -1, 0, w[NR:2 * NR]) >= obs[OB_REQ]
+    s = obs[OB_SIDE]
+    scratch = obs[obs.shape[0] - OB_SCRATCH:]
+    w = scratch[0:WORK]
+    w2 = scratch[WORK:2 * WORK]
+    hw = scratch[2 * WORK:2 * WORK + NR]
+    pw = scratch[2 * WORK + NR:2 * WORK + 2 * NR]
+    needed = 0
+    need = 0
+    incoming = 0
+    if dp == DP_MELD or dp == DP_ASK:
+        wanted = may_go_out_nb(R, obs, prm)
+        need = canastas_wanted_nb(R, obs, prm)
+        go_ok = wanted and obs[OB_CANASTAS + s] >= need
+        if wanted and obs[OB_PRE] == 0 and lone_cards_nb(obs) <= 1:
+            # the hand can go out this turn and the player wants to: plan it (go_out=asap never misses one)
+            load_goout_nb(obs, w)
+            needed = opening_needed_nb(R, obs)
+            plan_out = can_go_out_w_nb(R, w, obs[OB_CANASTAS + s], need, needed)
+        opening = dp == DP_MELD and obs[OB_MELDED] == 0 and not plan_out
+        if opening and obs[OB_PRE] != 0:
+            # the pile's cards reach the hand when the minimum is met (red threes go to the table)
+            incoming = obs[OB_PILE_N] - obs[OB_PILEK + RED3_H] - obs[OB_PILEK + RED3_D]
     elif dp == DP_DISCARD:
         f = prm[K_FREEZE]
         if obs[OB_FROZEN] == 0 and f != FREEZE_NEVER:
             if f == FREEZE_ALWAYS:
                 freeze_now = True
             elif obs[OB_PILE_N] >= f:
-                s = obs[OB_SIDE]
                 for t in range(obs[OB_NSIDES]):
                     if t != s and obs[OB_SMELDED + t] != 0:
                         freeze_now = True
-    elif dp == DP_ASK:
-        go_ok = may_go_out_nb(R, obs, prm)
     for i in range(n):
         o = opts[i]
         if dp == DP_DRAW:
             v = _draw_score_nb(R, obs, o, prm)
         elif dp == DP_MELD:
-            v = _meld_score_nb(R, obs, o, prm, reachable, go_ok)
+            v = _meld_score_nb(R, obs, o, prm, go_ok)
+            if plan_out:
+                if keeps_going_out_nb(R, obs, o, w, w2, need, needed):
+                    v += PLAN
+            elif opening and o[0] != O_STOP:
+                # only start or continue an opening that can still reach the minimum this turn
+                pend = obs[OB_PEND] if obs[OB_PEND] > 0 else 0
+                free = obs[OB_HN] - cards_laid_nb(o) + incoming - KEEP_CARDS
+                after = pend + action_value_nb(R, obs, o)
+                if after >= obs[OB_REQ] or after + opening_reach_nb(R, obs, o, hw, pw, free) >= obs[OB_REQ]:
+                    v += PLAN
+                elif obs[OB_PRE] == 0 and obs[OB_PEND] == 0:
+                    v = -1.0  # not started yet: do not start
+                else:
+                    v = -500.0
         elif dp == DP_ASK:
             v = 0.0
             if o[0] == O_ASK:
                 a = prm[K_ASK]
-                v = 1.0 if go_ok and a >= 0 and obs[OB_HANDS + o[1]] >= a else -1.0
+                v = 1.0 if plan_out and a >= 0 and obs[OB_HANDS + o[1]] >= a else -1.0
         elif dp == DP_ANSWER:
             v = 0.0
             if o[0] == O_YES:

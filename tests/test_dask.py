@@ -38,6 +38,21 @@ def test_compare_on_a_cluster_from_the_command_line(cluster, tmp_path):
     assert here.stdout == there.stdout
 
 
+def test_a_tuned_strategy_registered_only_here_plays_on_the_cluster(cluster):
+    """Issue 10: a saved tuned strategy (a relative of a built-in) carries its knobs to workers that
+    never ran its file, so it plays there the games it plays here."""
+    from sim.results import play
+    from strategies import REGISTRY, register
+
+    name = "tuned-for-dask-test"
+    if name not in REGISTRY:
+        register(REGISTRY["baseline"].with_defaults(name, "a test relative", freeze=15, hold_black3="throw"))
+    local = play("classic-4p", [name, "baseline"], 200, 12, workers=1)
+    remote = play("classic-4p", [name, "baseline"], 200, 12, scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(local.games, remote.games, check_categorical=False)
+    assert (local.games["strategy_0"].astype(str) + local.games["strategy_1"].astype(str)).str.contains(name).all()
+
+
 def test_workers_running_other_engine_sources_are_refused(cluster, monkeypatch):
     from sim.engine import jit
     from sim.runner import SchedulerError, dask_client

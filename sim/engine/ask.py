@@ -12,7 +12,6 @@ from .layout import (
     ASK_NONE,
     ASK_PARTNER,
     DP_ANSWER,
-    DP_ASK,
     EV_ASK,
     HC_N,
     O_ASK,
@@ -29,6 +28,9 @@ from .layout import (
     S_ERR,
     S_LASTR3,
     S_YES,
+    SC_ASKS,
+    SC_YES,
+    SD_COUNT,
 )
 from .log import log_nb
 
@@ -53,24 +55,32 @@ def enum_ask_nb(R, S, p):
 
 
 @engine_jit(inline="always")
-def ask_partner_nb(R, S, F, p):
-    """D10 and D11: p may ask; the partner asked answers, and the answer binds p this turn."""
+def apply_ask_nb(R, S, F, p, i):
+    """D10 and D11: p's choice S.opts[i] (enum_ask_nb), not asking or asking the partner in it, who
+    answers; the answer binds p this turn."""
     st = S.st
-    n = enum_ask_nb(R, S, p)
-    if n <= 1:
-        return
-    i = choose_nb(R, S, F, p, DP_ASK, n)
-    if st[S_ERR] != 0 or S.opts[i, OPT_KIND] == O_NOASK:
+    if S.opts[i, OPT_KIND] == O_NOASK:
         return
     q = S.opts[i, OPT_A]
     st[S_ASKS] += 1
+    S.side[side_of_nb(R, p), SD_COUNT + SC_ASKS] += 1
     n = add_opt_nb(S, 0, O_YES, p, 0, 0)
     n = add_opt_nb(S, n, O_NO, p, 0, 0)
     st[S_ASKER] = p
     j = choose_nb(R, S, F, q, DP_ANSWER, n)
+    if st[S_ERR] != 0:
+        return
+    apply_answer_nb(R, S, p, q, j)
+
+
+@engine_jit(inline="always")
+def apply_answer_nb(R, S, p, q, j):
+    """Partner q's answer S.opts[j] to p: a yes binds p to go out this turn, a no forbids it (R-07)."""
+    st = S.st
     st[S_ASKER] = -1
     yes = S.opts[j, OPT_KIND] == O_YES
     st[S_ANSWER] = ANSWER_YES if yes else ANSWER_NO
     if yes:
         st[S_YES] += 1
+        S.side[side_of_nb(R, p), SD_COUNT + SC_YES] += 1
     log_nb(S, EV_ASK, p, q, 1 if yes else 0, 0, 0)

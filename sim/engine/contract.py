@@ -16,6 +16,7 @@ nothing there and are not "rules in globals" (every rule value lives in the pack
 from enum import IntEnum
 
 from numba import types
+from numba.extending import register_jitable
 
 # Sizes ------------------------------------------------------------------------------------------
 MAXP = 8  # seats
@@ -28,7 +29,7 @@ SUIT_S, SUIT_H, SUIT_D, SUIT_C = 0, 1, 2, 3
 RED3_H, RED3_D = 9, 10  # 3H, 3D
 BLACK3_S, BLACK3_C = 8, 11  # 3S, 3C
 WILD_RANKS = (RK_2, RK_JK)  # the rank classes of wild cards, in the order options list them
-NPRM = 16  # knob slots per seat
+NPRM = 24  # knob slots per seat: 0-11 the heuristic family, 12-23 a user strategy's own
 MAXOPT = 128  # legal options at one decision point
 SUITS = 4
 SUITED_KINDS = 52  # the card kinds of one 52-card deck (0 .. 51)
@@ -232,7 +233,10 @@ OB_HN = 22  # own hand size
 OB_DEALER = 23
 OB_MAXM = 24  # meld rows per side in OB_MELDS
 OB_TOP_TAKEN = 25  # the card this seat took by a top-card-only draw this turn; -1 (only House-001 has one)
-# 26 .. 31: spare scalars
+OB_LAID_NOW = 26  # 1 once the player in turn has laid a card on the table this turn (a take included)
+OB_ADDED_OLD = 27  # 1 once the player in turn has added to a meld that existed before this turn (R-13)
+OB_LAST_RED3 = 28  # 1: the player in turn drew a red three as the stock's last card: meld, no discard (R-05)
+# 29 .. 31: spare scalars
 OB_HANDS = 32  # [MAXP] hand size of every seat
 OB_FEET = 40  # [MAXP] cards in every seat's foot, kitty or morto still face down (0 without packets)
 OB_SCORE = 48  # [MAXS] cumulative score of every side before this hand
@@ -245,16 +249,27 @@ OB_PACKETS_TAKEN = 96  # [MAXP] 1 once the seat has picked up its packet (0 with
 OB_SEAT_TURNS = 104  # [MAXP] turns each seat has played in this hand
 OB_CANK = 112  # [MAXS * NCK] completed canastas of each side by kind: OB_CANK + side * NCK + CK_*
 OB_SPARE = OB_CANK + MAXS * NCK  # 176 .. 239: room for the blocks later variants need
+OB_SEAT_LAID = OB_SPARE  # [MAXP] 1 once the seat has laid a card on the table this hand (concealed, R-13)
 OB_HAND = 240  # [NK] own hand by card kind
 OB_HR = OB_HAND + NK  # [NR] own hand by rank class
 OB_PILEK = OB_HR + NR  # [NK] the pile by card kind: every card seen going in since it was last taken
 OB_MOR = OB_PILEK + NK  # [MAXS * NR] row of the side's open meld of each rank class, -1 none
 OB_MELDS = OB_MOR + MAXS * NR  # [MAXS * maxm * NMF] meld rows, see F_*
-OB_SCRATCH = 64  # free int64 slots after the melds, for a strategy's own working space
+OB_KNOWN_LEN = MAXP * NR  # after the meld rows: per seat and rank class, cards known to be in its hand
+OB_SCRATCH = 192  # free int64 slots at the end, for a strategy's own working space
+
+
+@register_jitable
+def ob_known(obs):
+    """Where the known-cards block starts in `obs` (it follows the meld rows, whose length is per
+    variant): `obs[ob_known(obs) + seat * NR + rank]` counts the cards of that rank class every seat
+    saw go into that seat's hand (taken with the pile) and not yet seen leave it (melded or
+    discarded), a lower bound on what it holds. Callable from Python and from numba code."""
+    return OB_MELDS + MAXS * obs[OB_MAXM] * NMF
 
 
 def obs_len(maxm: int) -> int:
-    return OB_MELDS + MAXS * maxm * NMF + OB_SCRATCH
+    return OB_MELDS + MAXS * maxm * NMF + OB_KNOWN_LEN + OB_SCRATCH
 
 
 # The strategy function ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from .layout import (
     CC_RED3,
     EV_B,
     EV_DEAL,
+    HC_KNOWN,
     HC_LAID,
     HC_N,
     HC_PACKET,
@@ -18,6 +19,7 @@ from .layout import (
     MAXS,
     NK,
     NR,
+    NSC,
     R_DECKS,
     R_HAND,
     R_JOKERS,
@@ -49,6 +51,7 @@ from .layout import (
     S_STOCK_N,
     S_TURN,
     S_YES,
+    SD_COUNT,
     SD_CUM,
     SD_CUM0,
     SD_MELDED,
@@ -84,6 +87,13 @@ def expose_nb(R, S, p, k):
         return 0
 
 
+@engine_jit(inline="always")
+def pack_count_nb(R, k):
+    """Copies of card kind k in the pack (`decks`, `jokers_per_deck`): what a sampled state's hidden
+    cards are drawn from (sample.py)."""
+    return R[R_JOKERS] if k == JOKER else R[R_DECKS]
+
+
 @engine_jit
 def new_table_nb(R, S):
     """Empty hands, melds, pile and per-hand counts; each side's minimum from its score (R-10)."""
@@ -97,11 +107,14 @@ def new_table_nb(R, S):
             S.hand[p, k] = 0
         for r in range(NR):
             S.hand[p, HC_R + r] = 0
+            S.hand[p, HC_KNOWN + r] = 0
     for s in range(MAXS):
         clear_side_melds_nb(S, s)
         S.side[s, SD_RED3] = 0
         S.side[s, SD_MELDED] = 0
         S.side[s, SD_CUM0] = S.side[s, SD_CUM]
+        for c in range(NSC):
+            S.side[s, SD_COUNT + c] = 0
         if s < R[R_NSIDES]:
             S.side[s, SD_REQ] = requirement_nb(R, S.side[s, SD_CUM])
     st[S_PILE_N] = 0

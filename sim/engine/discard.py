@@ -1,24 +1,23 @@
 """The discard step (§1.8): any card held may be discarded (enumerate, apply); what a discard does
 to the pile is rules data (`freeze_on_discard`, `block_on_discard`), read only here."""
 
-from .cards import card_class_nb, is_black3_nb, is_wild_rank_nb, rank_of_nb
-from .decide import add_opt_nb, choose_nb
+from .cards import card_class_nb, is_black3_nb, is_wild_rank_nb, rank_of_nb, side_of_nb
+from .decide import add_opt_nb
 from .jit import engine_jit
 from .layout import (
-    DP_DISCARD,
-    ERR_STUCK,
     EV_DISCARD,
     NK,
     O_DISCARD,
-    OPT_A,
     R_BLOCK_ON,
     R_FREEZE_ON,
     R_PLAYERS,
     S_B3DISC,
     S_BLOCK,
-    S_ERR,
     S_FREEZES,
     S_FROZEN,
+    SC_B3DISC,
+    SC_FREEZES,
+    SD_COUNT,
 )
 from .log import log_nb
 from .table import hdel_nb, pile_push_nb
@@ -46,22 +45,10 @@ def apply_discard_nb(R, S, p, k):
         st[S_FROZEN] = 1
     if cls & R[R_BLOCK_ON]:
         st[S_BLOCK] = (p + 1) % R[R_PLAYERS]
-    # the hand rows count wild and black-three discards (freezes and blocks in Classic)
+    # the hand rows count wild and black-three discards (freezes and blocks in Classic), in all and per side
     if is_wild_rank_nb(rank_of_nb(k)):
         st[S_FREEZES] += 1
+        S.side[side_of_nb(R, p), SD_COUNT + SC_FREEZES] += 1
     elif is_black3_nb(k):
         st[S_B3DISC] += 1
-
-
-@engine_jit(inline="always")
-def discard_nb(R, S, F, p):
-    """D7-D9: the player's strategy picks the card."""
-    st = S.st
-    n = enum_discard_nb(S, p)
-    if n == 0:
-        st[S_ERR] = ERR_STUCK
-        return
-    i = choose_nb(R, S, F, p, DP_DISCARD, n)
-    if st[S_ERR] != 0:
-        return
-    apply_discard_nb(R, S, p, S.opts[i, OPT_A])
+        S.side[side_of_nb(R, p), SD_COUNT + SC_B3DISC] += 1

@@ -71,10 +71,17 @@ def apply_draw_step_nb(R, S, F, p, i):
         draw_nb(R, S, p)
         return
     if apply_take_nb(R, S, p, S.opts[i, OPT_A], S.opts[i, OPT_B]) == TAKE_PENDING:
-        res = meld_phase_nb(R, S, F, p)
-        if st[S_ERR] != 0 or res != MELD_ROLLED_BACK:
-            return
-        if st[S_STOCK_N] == 0:
-            st[S_ENDED] = END_STOCK
-            return
-        draw_nb(R, S, p)
+        end_pending_take_nb(R, S, p, meld_phase_nb(R, S, F, p))
+
+
+@engine_jit(inline="always")
+def end_pending_take_nb(R, S, p, res):
+    """After the meld phase of a pending take (§1.6-1.7), which ended with `res`: a take given back
+    becomes a stock draw, or ends the hand at an empty stock."""
+    st = S.st
+    if st[S_ERR] != 0 or res != MELD_ROLLED_BACK:
+        return
+    if st[S_STOCK_N] == 0:
+        st[S_ENDED] = END_STOCK
+        return
+    draw_nb(R, S, p)

@@ -23,6 +23,7 @@ from .layout import (
     G_WINNER,
     H_ASKS,
     H_B3DISC,
+    H_CANK,
     H_COMP,
     H_CONCEALED,
     H_CUM,
@@ -33,6 +34,7 @@ from .layout import (
     H_OUT,
     H_PICKUPS,
     H_REASON,
+    H_SCOUNT,
     H_TURNS,
     H_YES,
     HC_FN,
@@ -40,6 +42,8 @@ from .layout import (
     HF,
     MAXS,
     NC,
+    NCKR,
+    NSC,
     R_DEALER_DIR,
     R_MAX_HANDS,
     R_MAX_TURNS,
@@ -74,15 +78,43 @@ from .layout import (
     S_TURNS_TOTAL,
     S_WINNER,
     S_YES,
+    SD_CAN,
     SD_COMP,
+    SD_COUNT,
     SD_CUM,
 )
 from .log import log_nb, logc_nb
 from .rng import below_nb, seed_rng_nb
 from .score import score_hand_nb
-from .turn import play_turn_nb
+from .turn import play_turn_nb, resume_turn_nb
 
 PLAY_STREAM = 1 << 40  # key of the strategies' random stream, apart from the deal streams
+
+
+@engine_jit(inline="always")
+def play_turns_nb(R, S, F, p):
+    """Turns from seat p on, in order, until the hand ends: out, the stock, or the turn cap (R-150)."""
+    st = S.st
+    n = R[R_PLAYERS]
+    while st[S_ENDED] == 0 and st[S_ERR] == 0:
+        if st[S_TURN] >= R[R_MAX_TURNS]:
+            st[S_ENDED] = END_CAP
+            st[S_CAPPED_HANDS] += 1
+            break
+        play_turn_nb(R, S, F, p)
+        p = (p + 1) % n
+
+
+@engine_jit
+def resume_hand_nb(R, S, F, seat, dp, i):
+    """The hand played on to its end from a decision already asked, and scored: `seat` chose option i
+    of S.opts at decision point dp. A search strategy's rollout on a sampled state (sample.py)."""
+    st = S.st
+    resume_turn_nb(R, S, F, seat, dp, i)
+    if st[S_ENDED] == 0 and st[S_ERR] == 0:
+        play_turns_nb(R, S, F, (st[S_CUR] + 1) % R[R_PLAYERS])
+    if st[S_ERR] == 0:
+        score_hand_nb(R, S)
 
 
 @engine_jit
@@ -92,15 +124,7 @@ def play_hand_nb(R, S, F):
     deal_hand_nb(R, S)
     if st[S_CHECK] != 0:
         check_nb(R, S, CHECK_BETWEEN_TURNS)
-    n = R[R_PLAYERS]
-    p = st[S_CUR]
-    while st[S_ENDED] == 0 and st[S_ERR] == 0:
-        if st[S_TURN] >= R[R_MAX_TURNS]:
-            st[S_ENDED] = END_CAP
-            st[S_CAPPED_HANDS] += 1
-            break
-        play_turn_nb(R, S, F, p)
-        p = (p + 1) % n
+    play_turns_nb(R, S, F, st[S_CUR])
     if st[S_ERR] != 0:
         return
     score_hand_nb(R, S)
@@ -118,7 +142,8 @@ def play_hand_nb(R, S, F):
 
 @engine_jit
 def record_hand_nb(R, S, row):
-    """One row of the hands table: how the hand ended, its counts and every side's components."""
+    """One row of the hands table: how the hand ended, its counts, every side's components, and each
+    side's canastas by kind and counts (who took the piles, froze, asked: a profile reads them per side)."""
     st = S.st
     row[H_GAME] = st[S_GAME]
     row[H_HAND] = st[S_HANDNO]
@@ -136,6 +161,10 @@ def record_hand_nb(R, S, row):
         for c in range(NC):
             row[H_COMP + s * NC + c] = S.side[s, SD_COMP + c] if s < R[R_NSIDES] else 0
         row[H_CUM + s] = S.side[s, SD_CUM] if s < R[R_NSIDES] else 0
+        for k in range(NCKR):
+            row[H_CANK + s * NCKR + k] = S.side[s, SD_CAN + k] if s < R[R_NSIDES] else 0
+        for c in range(NSC):
+            row[H_SCOUNT + s * NSC + c] = S.side[s, SD_COUNT + c] if s < R[R_NSIDES] else 0
 
 
 @engine_jit(inline="always")

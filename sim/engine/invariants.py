@@ -15,6 +15,7 @@ from .layout import (
     F_NAT,
     F_RANK,
     F_TWO,
+    HC_KNOWN,
     HC_N,
     HC_R,
     INV_CARDS,
@@ -107,6 +108,9 @@ def check_nb(R, S, where):
                 for suit in range(SUITS):
                     h += S.hand[p, r * SUITS + suit]
             if h != S.hand[p, HC_R + r]:
+                _fail_nb(S, INV_CARDS, where)
+            # the cards the table knows a seat holds (taken with the pile) are in its hand
+            if S.hand[p, HC_KNOWN + r] < 0 or S.hand[p, HC_KNOWN + r] > h:
                 _fail_nb(S, INV_CARDS, where)
         total += S.hand[p, HC_N]
     for s in range(nsides):

@@ -198,6 +198,43 @@ def compile_strategy(f: Any) -> None:
         f.disable_compile()
 
 
+def function_value(fn: Any) -> Any:
+    """A strategy function as a first-class function value inside compiled code: `get = function_value(f)`,
+    then `get()` in a numba function gives `f` typed as DECIDE_SIG's function type, ready for a table the
+    kernels take (a search strategy's rollouts). numba's own conversion of a global function keeps a
+    pointer to the Python object, and a function holding one can never be cached; this value links the
+    compiled function in statically, so its caller is cached like any kernel. Under NUMBA_DISABLE_JIT
+    `get()` returns the plain function."""
+    if config.DISABLE_JIT:
+        return lambda: fn
+
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    from .contract import DECIDE_SIG
+
+    fnty = types.FunctionType(DECIDE_SIG)
+
+    @intrinsic
+    def get(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            cres = fn.get_compile_result(DECIDE_SIG)
+            voidptr = context.get_value_type(types.voidptr)
+            value = cgutils.create_struct_proxy(fnty)(context, builder)
+            cfunc = cgutils.get_or_insert_function(builder.module, context.get_value_type(fnty.ftype).pointee,
+                                                   cres.fndesc.llvm_cfunc_wrapper_name)
+            value.c_addr = builder.bitcast(cfunc, voidptr)
+            value.jit_addr = builder.bitcast(context.declare_function(builder.module, cres.fndesc), voidptr)
+            value.py_addr = context.get_constant_null(types.voidptr)  # no Python object: cacheable
+            context.active_code_library.add_linking_library(cres.library)
+            return value._getvalue()
+
+        return fnty(), codegen
+
+    return get
+
+
 def folder_size(d: Path) -> int:
     return sum(p.stat().st_size for p in d.rglob("*") if p.is_file())
 

@@ -8,7 +8,9 @@ show the names. Few arrays, many columns: docs/performance.md says why.
 from enum import IntEnum
 
 from .contract import *  # noqa: F403  (one namespace for the engine: layout.X is contract.X or the engine's own)
-from .contract import MAXS, NCK, NK, NMF, NR, OB_MELDS
+from .contract import MAXS, NCK, NK, NMF, NR, OB_MELDS, CanastaKind
+
+NCKR = len(CanastaKind)  # canasta kinds the hand rows record per side (the kinds some variant plays)
 
 # strategy functions in one run (built-in and user, each counted once). The table travels by value
 # through every call of the turn loop: 8 slots cost about 2% of baseline's speed against 4
@@ -87,7 +89,22 @@ HC_FN = HC_N + 2  # the seat's strategy: its slot in the run's function table (M
 HC_FNB = HC_N + 3  # the slot of the strategy that decides where HC_FN returns DEFER, -1 none
 HC_TURNS = HC_N + 4  # turns the seat has played in this hand
 HC_PACKET = HC_N + 5  # cards in the seat's foot, kitty or morto still face down (no Classic preset has one)
-HC_LEN = HC_N + 6
+HC_KNOWN = HC_N + 6  # [NR] cards of each rank class every seat saw go into this hand (a pile pickup) and
+#                      not yet seen leave it (melded or discarded): a lower bound on the hand, reset each hand
+HC_LEN = HC_KNOWN + NR
+
+# What a side's seats did in a hand (side[s, SD_COUNT + SC_*]; the hand rows' per-side counts) ----
+class SideCount(IntEnum):
+    PICKUPS = 0  # piles picked up (a take rolled back for a failed opening is no pick-up)
+    FREEZES = 1  # wild cards discarded
+    B3DISC = 2  # black threes discarded
+    ASKS = 3  # "may I go out?" asked by a seat of the side
+    YES = 4  # ... and answered yes by its partner
+
+
+SC_PICKUPS, SC_FREEZES, SC_B3DISC, SC_ASKS, SC_YES = (int(c) for c in SideCount)
+NSC = len(SideCount)
+SIDE_COUNTS = ("pile_pickups", "freezes", "black3_discards", "asks", "yes_answers")  # hands-table names
 
 # Side table (side[s, c]) --------------------------------------------------------------------------
 SD_MOR = 0  # [NR] row of the side's open meld of a rank class (the one that takes cards), -1 none.
@@ -101,7 +118,8 @@ SD_REQ = SD_NM + 3  # initial-meld requirement this hand
 SD_CUM = SD_NM + 4  # cumulative score
 SD_CUM0 = SD_NM + 5  # cumulative score at the start of the hand (invariant 7)
 SD_NCAN = SD_NM + 6  # completed canastas of all kinds
-SD_LEN = SD_NM + 7
+SD_COUNT = SD_NM + 7  # [NSC] this hand's counts of what the side's seats did (SC_*), for the hands table
+SD_LEN = SD_COUNT + NSC
 
 # Decision trace rows (tr[i, 0..]) ----------------------------------------------------------------
 T_GAME, T_SEAT, T_DP, T_N, T_CHOICE, T_OPT0 = range(6)  # T_OPT0: first of the n option rows in tro
@@ -138,6 +156,8 @@ END_NAMES = {int(e): e.name.lower() for e in EndReason}
 # What a phase tells the turn ----------------------------------------------------------------------
 MELD_ON, MELD_OUT, MELD_ROLLED_BACK, MELD_PICKED_UP = 0, 1, 2, 3  # meld phase: go on to the discard;
 #   the hand is empty (out); a pending pile take was abandoned; the pending pile was picked up
+MELD_NEXT = 4  # one meld action laid: the phase asks for the next (meld.meld_step_nb)
+TURN_START = 0  # turn.turn_nb entered at the start of a turn rather than at a decision (DP_*)
 TAKE_DONE, TAKE_PENDING = 0, 1  # pile taken; or the side must first complete its initial meld
 
 # The invariants of docs/rules.md section 6 (S_ERR_A when one breaks) --------------------------------
@@ -151,6 +171,7 @@ ERR_INVARIANT = 2  # S_ERR_A holds the invariant number
 ERR_LOG_FULL = 3
 ERR_STUCK = 4  # no legal continuation (engine bug guard)
 ERR_RULE = 5  # a packed rule value the kernels do not play (rules.validate refuses it first)
+ERR_SAMPLE = 6  # an observation no state can match (sample.sample_nb): an engine bug
 
 # Events (transcript) ----------------------------------------------------------------------------
 EV_DEAL, EV_RED3, EV_DRAW, EV_TAKE, EV_MELD, EV_ASK, EV_DISCARD, EV_GOOUT, EV_HANDEND, EV_GAMEEND = range(1, 11)
@@ -167,7 +188,9 @@ GF = G_SCORE + MAXS
  H_ASKS, H_YES) = range(12)
 H_COMP = 12
 H_CUM = H_COMP + MAXS * NC
-HF = H_CUM + MAXS
+H_CANK = H_CUM + MAXS  # [MAXS * NCKR] each side's completed canastas by kind at the end of the hand
+H_SCOUNT = H_CANK + MAXS * NCKR  # [MAXS * NSC] each side's counts (SC_*) in the hand
+HF = H_SCOUNT + MAXS * NSC
 
 
 def trace_obs_len(maxm: int, nsides: int) -> int:

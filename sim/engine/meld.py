@@ -5,6 +5,8 @@ reach the requirement, and they are given back if the player stops short (rules-
 action keeps a card to discard unless the player can go out after it (goout.step_ok_nb). Black
 threes are melded only when going out (R-15)."""
 
+import numpy as np
+
 from .cards import is_natural_meld_rank_nb, side_of_nb, value_nb
 from .decide import add_opt_nb, choose_nb
 from .goout import may_empty_hand_nb, step_ok_nb
@@ -25,6 +27,7 @@ from .layout import (
     F_TWO,
     HC_N,
     HC_R,
+    MELD_NEXT,
     MELD_ON,
     MELD_OUT,
     MELD_PICKED_UP,
@@ -167,16 +170,54 @@ def apply_meld_nb(R, S, p, i):
             st[S_PEND] = -1
 
 
-@engine_jit
+@engine_jit(inline="always")
+def meld_step_nb(R, S, p, i):
+    """Carry out the meld phase's choice S.opts[i]. Returns MELD_NEXT when the phase asks for the
+    next action, else how the phase ends: stopping gives a pending opening short of the minimum back
+    (MELD_ROLLED_BACK for a pending pile take), and the melds that complete a pending take's
+    opening pick the pile up (MELD_PICKED_UP)."""
+    st = S.st
+    s = side_of_nb(R, p)
+    if S.opts[i, OPT_KIND] == O_STOP:
+        if st[S_PRE] != 0:
+            rollback_nb(R, S, p)
+            return MELD_ROLLED_BACK
+        if st[S_PEND] > 0 and (S.hand[p, HC_N] >= 2 or st[S_LASTR3] != 0):
+            # short of the minimum and not going out: the cards go back to the hand
+            rollback_nb(R, S, p)
+        st[S_PEND] = -1
+        return MELD_ON
+    apply_meld_nb(R, S, p, i)
+    if st[S_CHECK] != 0:
+        check_nb(R, S, CHECK_IN_TURN)
+    if st[S_PRE] != 0 and S.side[s, SD_MELDED] != 0:
+        pickup_nb(R, S, p)
+        return MELD_PICKED_UP
+    return MELD_NEXT
+
+
+@engine_jit(inline="always")
 def meld_phase_nb(R, S, F, p):
     """Meld actions until the player stops. Returns MELD_ON (go on to the discard), MELD_OUT (the
     hand is empty), MELD_ROLLED_BACK (a pending pile take was abandoned) or MELD_PICKED_UP (the
     pending pile was picked up)."""
+    return meld_phase_from_nb(R, S, F, p, np.int64(-1))  # an int64, not a constant: one compiled copy
+
+
+@engine_jit
+def meld_phase_from_nb(R, S, F, p, i):
+    """The meld phase from its start (i < 0: a side that has not melded opens pending, with a
+    snapshot to give back), or entered at a decision already asked, choice i (a search's rollout,
+    turn.turn_nb); then meld actions until it ends, as meld_phase_nb says."""
     st = S.st
-    s = side_of_nb(R, p)
-    if S.side[s, SD_MELDED] == 0 and st[S_PRE] == 0:
-        snapshot_nb(R, S, p)
-        st[S_PEND] = 0
+    if i < 0:
+        if S.side[side_of_nb(R, p), SD_MELDED] == 0 and st[S_PRE] == 0:
+            snapshot_nb(R, S, p)
+            st[S_PEND] = 0
+    else:
+        res = meld_step_nb(R, S, p, i)
+        if res != MELD_NEXT:
+            return res
     while True:
         if S.hand[p, HC_N] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
             return MELD_OUT  # e.g. the pile was taken with the last cards of the hand
@@ -187,18 +228,6 @@ def meld_phase_nb(R, S, F, p):
         i = choose_nb(R, S, F, p, DP_MELD, n)
         if st[S_ERR] != 0:
             return MELD_ON
-        if S.opts[i, OPT_KIND] == O_STOP:
-            if st[S_PRE] != 0:
-                rollback_nb(R, S, p)
-                return MELD_ROLLED_BACK
-            if st[S_PEND] > 0 and (S.hand[p, HC_N] >= 2 or st[S_LASTR3] != 0):
-                # short of the minimum and not going out: the cards go back to the hand
-                rollback_nb(R, S, p)
-            st[S_PEND] = -1
-            return MELD_ON
-        apply_meld_nb(R, S, p, i)
-        if st[S_CHECK] != 0:
-            check_nb(R, S, CHECK_IN_TURN)
-        if st[S_PRE] != 0 and S.side[s, SD_MELDED] != 0:
-            pickup_nb(R, S, p)
-            return MELD_PICKED_UP
+        res = meld_step_nb(R, S, p, i)
+        if res != MELD_NEXT:
+            return res

@@ -1,12 +1,17 @@
 """The observation: what one seat sees at the table when it decides (§6, docs/strategies.md).
 
 A strategy is handed this array, never the state, so it cannot read another hand or the stock. The
-array is rebuilt from the state at every decision (tests/test_observation.py proves that hidden
-cards do not reach it). Layout: the named blocks of contract.OB_*."""
+array is rebuilt from the state at every decision (tests/engine/test_observe.py proves that hidden
+cards do not reach it). Layout: the named blocks of contract.OB_*. It holds everything a seat with a
+perfect memory knows, so a full state can be rebuilt from it with only the hidden cards guessed
+(sample.py): the cards seen going into each hand with the pile, who has laid cards this hand, and
+what the player in turn has done this turn."""
 
 from .cards import side_of_nb
 from .jit import engine_jit
 from .layout import (
+    HC_KNOWN,
+    HC_LAID,
     HC_N,
     HC_PACKET,
     HC_R,
@@ -17,6 +22,7 @@ from .layout import (
     NK,
     NMF,
     NR,
+    OB_ADDED_OLD,
     OB_ANSWER,
     OB_ASKER,
     OB_BLOCKED,
@@ -32,6 +38,8 @@ from .layout import (
     OB_HN,
     OB_HR,
     OB_LAID,
+    OB_LAID_NOW,
+    OB_LAST_RED3,
     OB_MAXM,
     OB_MELDED,
     OB_MELDS,
@@ -51,6 +59,7 @@ from .layout import (
     OB_REQ,
     OB_SCORE,
     OB_SEAT,
+    OB_SEAT_LAID,
     OB_SEAT_TURNS,
     OB_SIDE,
     OB_SMELDED,
@@ -62,6 +71,7 @@ from .layout import (
     R_MAXM,
     R_NSIDES,
     R_PLAYERS,
+    S_ADDED_OLD,
     S_ANSWER,
     S_ASKER,
     S_BLOCK,
@@ -69,6 +79,8 @@ from .layout import (
     S_FROZEN,
     S_HANDNO,
     S_LAID0,
+    S_LAIDT,
+    S_LASTR3,
     S_PEND,
     S_PILE_N,
     S_PRE,
@@ -84,6 +96,7 @@ from .layout import (
     SD_NM,
     SD_RED3,
     SD_REQ,
+    ob_known,
 )
 from .rng import next_u32_nb
 
@@ -123,11 +136,19 @@ def observe_nb(R, S, p, dp, n):
     o[OB_DEALER] = st[S_DEALER]
     o[OB_MAXM] = maxm
     o[OB_TOP_TAKEN] = -1  # no top-card-only draw in the rank-meld presets so far
+    o[OB_LAID_NOW] = st[S_LAIDT]
+    o[OB_ADDED_OLD] = st[S_ADDED_OLD]
+    o[OB_LAST_RED3] = st[S_LASTR3]
+    kb = ob_known(o)
     for q in range(MAXP):
         o[OB_HANDS + q] = S.hand[q, HC_N]
         o[OB_FEET + q] = S.hand[q, HC_PACKET]
         o[OB_PACKETS_TAKEN + q] = 0
         o[OB_SEAT_TURNS + q] = S.hand[q, HC_TURNS]
+    for q in range(R[R_PLAYERS]):  # the slots of absent seats keep the 0 they were made with
+        o[OB_SEAT_LAID + q] = S.hand[q, HC_LAID]
+        for r in range(NR):
+            o[kb + q * NR + r] = S.hand[q, HC_KNOWN + r]
     for k in range(NK):
         o[OB_HAND + k] = S.hand[p, k]
         o[OB_PILEK + k] = 0

@@ -13,6 +13,7 @@ from .layout import (
     F_PLAYER,
     F_TURN,
     F_TWO,
+    HC_KNOWN,
     HC_N,
     HC_R,
     MASK_M1,
@@ -50,6 +51,8 @@ from .layout import (
     S_TOOK,
     S_TURN,
     S_WORK,
+    SC_PICKUPS,
+    SD_COUNT,
     SD_MELDED,
     SD_MOR,
     SD_NM,
@@ -214,8 +217,9 @@ def rollback_nb(R, S, p):
 
 @engine_jit
 def pickup_nb(R, S, p):
-    """Steps 4-5 of TAKE-PILE: the rest of the pile goes to the hand; red threes are laid out
-    without replacement (§1.2); the pile starts afresh, unfrozen and unblocked."""
+    """Steps 4-5 of TAKE-PILE: the rest of the pile goes to the hand, where every seat now knows
+    those cards to be (HC_KNOWN); red threes are laid out without replacement (§1.2); the pile
+    starts afresh, unfrozen and unblocked."""
     st = S.st
     s = side_of_nb(R, p)
     for i in range(st[S_PILE_N]):
@@ -224,6 +228,7 @@ def pickup_nb(R, S, p):
             lay_red3_nb(S, p, c, s)
         else:
             hadd_nb(S, p, c)
+            S.hand[p, HC_KNOWN + rank_of_nb(c)] += 1  # every seat saw it go into this hand
     st[S_PILE_N] = 0
     st[S_FROZEN] = 0
     st[S_BLOCK] = -1
@@ -231,6 +236,7 @@ def pickup_nb(R, S, p):
     st[S_PRE] = 0
     st[S_INCOMING] = 0
     st[S_PICKUPS] += 1
+    S.side[s, SD_COUNT + SC_PICKUPS] += 1
 
 
 @engine_jit

@@ -1,11 +1,14 @@
 """The game state: a NamedTuple of fixed-size NumPy arrays (jitclass cannot be cached).
 
 Few arrays on purpose: numba reference-counts every array of the tuple at every call that is not
-inlined, and that was most of the engine's time (docs/performance.md)."""
+inlined, and that was most of the engine's time (docs/performance.md). new_state is also callable
+from a strategy's compiled code (a search strategy makes states to play forward); the engine's
+kernels never allocate, so never call it."""
 
 from typing import NamedTuple
 
 import numpy as np
+from numba.extending import register_jitable
 
 from .layout import (
     EVF,
@@ -52,6 +55,11 @@ class State(NamedTuple):
     tro: np.ndarray  # int64[ntrace * 8, 4] the options of the traced decisions
 
 
+register_jitable(obs_len)  # the sizes new_state reads, in numba code as well
+register_jitable(trace_obs_len)
+
+
+@register_jitable
 def new_state(rules: np.ndarray, n_events: int = 0, n_trace: int = 0) -> State:
     """Allocate a state sized for one variant; reused across every game a worker plays."""
     pack = int(rules[R_PACK])

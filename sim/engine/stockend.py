@@ -43,6 +43,12 @@ def last_red3_nb(R, S, F, p):
     """R-05: no discard and no going out; the player may meld (keeping a card) and the hand ends."""
     if R[R_LAST_R3_MELD] != 0:
         meld_phase_nb(R, S, F, p)
+    end_last_red3_nb(S, p)
+
+
+@engine_jit(inline="always")
+def end_last_red3_nb(S, p):
+    """R-05: after the melds the last red three allows, the hand ends."""
     S.st[S_ENDED] = END_STOCK
     if S.st[S_LAIDT] != 0:
         S.hand[p, HC_LAID] = 1

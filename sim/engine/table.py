@@ -6,7 +6,7 @@ the engine's choice (S H D C), since suits do not matter in the rank-meld games.
 
 from .cards import rank_of_nb, value_nb
 from .jit import engine_jit
-from .layout import EV_RED3, HC_N, HC_R, JOKER, NR, RK_JK, S_PILE_N, S_STOCK_N, SD_RED3, SUITS
+from .layout import EV_RED3, HC_KNOWN, HC_N, HC_R, JOKER, NR, RK_JK, S_PILE_N, S_STOCK_N, SD_RED3, SUITS
 from .log import log_nb
 
 
@@ -20,10 +20,14 @@ def hadd_nb(S, p, k):
 
 @engine_jit(inline="always")
 def hdel_nb(S, p, k):
-    """Card k out of p's hand."""
+    """Card k out of p's hand. A card of a rank the table knows p holds (taken with the pile) may be
+    that card: one fewer is known to remain."""
+    r = rank_of_nb(k)
     S.hand[p, k] -= 1
-    S.hand[p, HC_R + rank_of_nb(k)] -= 1
+    S.hand[p, HC_R + r] -= 1
     S.hand[p, HC_N] -= 1
+    if S.hand[p, HC_KNOWN + r] > 0:
+        S.hand[p, HC_KNOWN + r] -= 1
 
 
 @engine_jit(inline="always")

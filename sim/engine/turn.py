@@ -1,11 +1,14 @@
 """One turn (§3.1 turn): draw step, ask partner, meld phase, go out or discard, as a straight
 sequence of phase calls. Each phase enumerates its legal options and asks the seat's strategy only
-where more than one is legal."""
+where more than one is legal. The same sequence can be entered at any of its decisions with the
+choice already made (resume_turn_nb, a search's rollout): one compiled turn serves both."""
 
-from .ask import ask_partner_nb
+import numpy as np
+
+from .ask import apply_answer_nb, apply_ask_nb, enum_ask_nb
 from .decide import choose_nb
-from .discard import discard_nb
-from .draw import apply_draw_step_nb, enum_draw_step_nb
+from .discard import apply_discard_nb, enum_discard_nb
+from .draw import apply_draw_step_nb, end_pending_take_nb, enum_draw_step_nb
 from .goout import go_out_nb
 from .invariants import check_nb
 from .jit import engine_jit
@@ -13,12 +16,18 @@ from .layout import (
     ANSWER_NONE,
     CHECK_BETWEEN_TURNS,
     CHECK_IN_TURN,
+    DP_ANSWER,
+    DP_ASK,
+    DP_DISCARD,
     DP_DRAW,
+    DP_MELD,
     END_STOCK,
+    ERR_STUCK,
     HC_LAID,
     HC_N,
     HC_TURNS,
     MELD_OUT,
+    OPT_A,
     S_ADDED_OLD,
     S_ANSWER,
     S_ASKER,
@@ -35,9 +44,10 @@ from .layout import (
     S_PRE,
     S_TOOK,
     S_TURN,
+    TURN_START,
 )
-from .meld import meld_phase_nb
-from .stockend import last_red3_nb
+from .meld import meld_phase_from_nb
+from .stockend import end_last_red3_nb, last_red3_nb
 
 
 @engine_jit(inline="always")
@@ -59,45 +69,93 @@ def begin_turn_nb(S, p):
     st[S_LAIDT] = 0
 
 
-@engine_jit
+@engine_jit(inline="always")
 def play_turn_nb(R, S, F, p):
     """Seat p's turn; it may end the hand (out, or the end of the stock)."""
+    # int64 values, not constants: numba would compile turn_nb a second time for literal arguments
+    turn_nb(R, S, F, p, p, np.int64(TURN_START), np.int64(0))
+
+
+@engine_jit(inline="always")
+def resume_turn_nb(R, S, F, seat, dp, i):
+    """The turn in progress carried on from a decision already asked: `seat` chose option i of S.opts
+    at decision point dp (a search's rollout on a sampled state, sample.py)."""
+    turn_nb(R, S, F, S.st[S_CUR], seat, dp, i)
+
+
+@engine_jit
+def turn_nb(R, S, F, p, seat, at, i):
+    """Seat p's turn from its start (at == TURN_START), or entered at decision point `at`, where `seat`
+    chose option i. Every phase appears once; an entry skips the phases before its decision. A meld
+    decision belongs to the meld phase it was asked in: a pending take's opening (the draw step,
+    §1.6-1.7), the last red three's melds (R-05), or the turn's own meld phase."""
     st = S.st
-    begin_turn_nb(S, p)
-    # draw step (D1, D2, D14)
-    n = enum_draw_step_nb(R, S, p)
-    if n == 0:
-        if st[S_ERR] == 0:
-            st[S_ENDED] = END_STOCK  # E-CLASSIC step 2: the stock is empty and no take is possible
-        return
-    i = choose_nb(R, S, F, p, DP_DRAW, n)
-    if st[S_ERR] != 0:
-        return
-    apply_draw_step_nb(R, S, F, p, i)
-    if st[S_ERR] != 0 or st[S_ENDED] != 0:
-        return
-    if st[S_CHECK] != 0:
-        check_nb(R, S, CHECK_IN_TURN)
-    if st[S_LASTR3] != 0:
-        last_red3_nb(R, S, F, p)  # R-05
+    # the draw step (D1, D2, D14)
+    if at == TURN_START:
+        begin_turn_nb(S, p)
+        n = enum_draw_step_nb(R, S, p)
+        if n == 0:
+            if st[S_ERR] == 0:
+                st[S_ENDED] = END_STOCK  # E-CLASSIC step 2: the stock is empty and no take is possible
+            return
+        i = choose_nb(R, S, F, p, DP_DRAW, n)
+        if st[S_ERR] != 0:
+            return
+        at = DP_DRAW
+    drawn = at == DP_DRAW or (at == DP_MELD and st[S_PRE] != 0)  # the draw step ends in this call
+    if at == DP_DRAW:
+        apply_draw_step_nb(R, S, F, p, i)
+    elif drawn:
+        end_pending_take_nb(R, S, p, meld_phase_from_nb(R, S, F, p, i))
+    elif at == DP_MELD and st[S_LASTR3] != 0:
+        meld_phase_from_nb(R, S, F, p, i)
+        end_last_red3_nb(S, p)
         return
     # ask partner (D10, D11)
-    ask_partner_nb(R, S, F, p)
-    if st[S_ERR] != 0:
-        return
-    # meld phase (D3-D6, D12, D13, D15)
-    res = meld_phase_nb(R, S, F, p)
-    if st[S_ERR] != 0:
-        return
-    if st[S_LAIDT] != 0:
-        S.hand[p, HC_LAID] = 1
-    if res == MELD_OUT:
-        go_out_nb(R, S, p)
-        return
-    # discard (D7-D9), and going out by discarding the last card
-    discard_nb(R, S, F, p)
-    if st[S_ERR] != 0:
-        return
+    ask = -1
+    if drawn:
+        if st[S_ERR] != 0 or st[S_ENDED] != 0:
+            return
+        if st[S_CHECK] != 0:
+            check_nb(R, S, CHECK_IN_TURN)
+        if st[S_LASTR3] != 0:
+            last_red3_nb(R, S, F, p)  # R-05
+            return
+        n = enum_ask_nb(R, S, p)
+        if n > 1:
+            ask = choose_nb(R, S, F, p, DP_ASK, n)
+            if st[S_ERR] != 0:
+                return
+    elif at == DP_ASK:
+        ask = i
+    if ask >= 0:
+        apply_ask_nb(R, S, F, p, ask)
+        if st[S_ERR] != 0:
+            return
+    elif at == DP_ANSWER:
+        apply_answer_nb(R, S, p, seat, i)
+    # meld phase (D3-D6, D12, D13, D15), then going out with an empty hand or the discard (D7-D9)
+    if at == DP_DISCARD:
+        k = S.opts[i, OPT_A]
+    else:
+        res = meld_phase_from_nb(R, S, F, p, i if at == DP_MELD and not drawn else -1)
+        if st[S_ERR] != 0:
+            return
+        if st[S_LAIDT] != 0:
+            S.hand[p, HC_LAID] = 1
+        if res == MELD_OUT:
+            go_out_nb(R, S, p)
+            return
+        n = enum_discard_nb(S, p)
+        if n == 0:
+            st[S_ERR] = ERR_STUCK
+            return
+        j = choose_nb(R, S, F, p, DP_DISCARD, n)
+        if st[S_ERR] != 0:
+            return
+        k = S.opts[j, OPT_A]
+    apply_discard_nb(R, S, p, k)
+    # going out by discarding the last card (§1.9), or the next player's turn
     if S.hand[p, HC_N] == 0:
         go_out_nb(R, S, p)
         return

@@ -9,6 +9,7 @@ import importlib
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from numba.core import config
 
@@ -18,8 +19,8 @@ ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
 
 # lowest first: a module may import only modules before it
 ORDER = ["contract", "layout", "jit", "cards", "rng", "state", "log", "table", "meldtable", "opening", "score",
-         "invariants", "observe", "decide", "goout", "deal", "pile", "meld", "ask", "discard", "stockend", "draw",
-         "turn", "game"]
+         "invariants", "observe", "decide", "goout", "deal", "sample", "pile", "meld", "ask", "discard", "stockend",
+         "draw", "turn", "game"]
 PHASES = ["deal", "draw", "pile", "meldtable", "opening", "meld", "ask", "goout", "discard", "stockend", "score",
           "turn", "game"]
 SHAPE = {"R_PLAYERS", "R_NSIDES", "R_LEN"}  # the table's shape, read wherever seats or sides are walked
@@ -99,7 +100,8 @@ def test_observation_blocks_are_fixed_and_disjoint():
     blocks = [(C.OB_HANDS, C.MAXP), (C.OB_FEET, C.MAXP), (C.OB_SCORE, C.MAXS), (C.OB_SMELDED, C.MAXS),
               (C.OB_SREQ, C.MAXS), (C.OB_RED3, C.MAXS), (C.OB_CANASTAS, C.MAXS), (C.OB_NM, C.MAXS),
               (C.OB_PACKETS_TAKEN, C.MAXP), (C.OB_SEAT_TURNS, C.MAXP), (C.OB_CANK, C.MAXS * C.NCK),
-              (C.OB_HAND, C.NK), (C.OB_HR, C.NR), (C.OB_PILEK, C.NK), (C.OB_MOR, C.MAXS * C.NR)]
+              (C.OB_SEAT_LAID, C.MAXP), (C.OB_HAND, C.NK), (C.OB_HR, C.NR), (C.OB_PILEK, C.NK),
+              (C.OB_MOR, C.MAXS * C.NR)]
     scalars = [getattr(contract, n) for n in dir(contract) if n.startswith("OB_") and getattr(contract, n) < 32]
     assert max(scalars) < contract.OB_HANDS
     end = contract.OB_HANDS
@@ -108,6 +110,12 @@ def test_observation_blocks_are_fixed_and_disjoint():
         end = start + size
     assert end <= contract.OB_MELDS
     assert contract.OB_SPARE + 64 == contract.OB_HAND  # 64 slots of room before the hand
+    # after the meld rows of every side: the known cards, then the strategy's scratch at the very end
+    for maxm in (1, 16):
+        obs = np.zeros(contract.obs_len(maxm), np.int64)
+        obs[contract.OB_MAXM] = maxm
+        assert contract.ob_known(obs) == contract.OB_MELDS + contract.MAXS * maxm * contract.NMF
+        assert contract.ob_known(obs) + contract.OB_KNOWN_LEN + contract.OB_SCRATCH == len(obs)
 
 
 def test_unknown_option_kinds_are_errors_not_guesses():

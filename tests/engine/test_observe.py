@@ -111,6 +111,12 @@ def test_s6_observation_holds_what_the_seat_sees(variant):
     turns = list(o[L.OB_SEAT_TURNS:L.OB_SEAT_TURNS + v.players])
     assert sum(turns) == S.st[L.S_TURN] and max(turns) - min(turns) <= 1  # seats play in turn
     assert o[L.OB_TOP_TAKEN] == -1 and not o[L.OB_FEET:L.OB_FEET + L.MAXP].any()
+    # public knowledge: who has laid cards this hand, and the cards seen going into hands with the pile
+    assert list(o[L.OB_SEAT_LAID:L.OB_SEAT_LAID + L.MAXP]) == list(S.hand[:L.MAXP, L.HC_LAID])
+    kb = L.ob_known(o)
+    known = S.hand[:L.MAXP, L.HC_KNOWN:L.HC_KNOWN + L.NR]
+    assert np.array_equal(o[kb:kb + L.OB_KNOWN_LEN].reshape(L.MAXP, L.NR), known)
+    assert (known <= S.hand[:L.MAXP, L.HC_R:L.HC_R + L.NR]).all() and known.any()
     # and another seat's view differs in the hand
     q = (p + 1) % v.players
     assert not np.array_equal(observe(R, S, q)[L.OB_HAND:L.OB_HAND + L.NK], o[L.OB_HAND:L.OB_HAND + L.NK])

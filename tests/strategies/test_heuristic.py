@@ -51,6 +51,28 @@ def meld_rank(o: np.ndarray, row: int) -> int:
     return int(o[L.OB_MELDS + (o[L.OB_SIDE] * MAXM + row) * L.NMF + L.F_RANK])
 
 
+def can_go_out_now(o: np.ndarray, variant: str = "classic-4p") -> bool:
+    """The hand can go out this turn with its side's melds as they stand (the engine's exact search,
+    tests/engine/test_goout.py, loaded here from the observation): a wanted going out is planned
+    before any meld style, so these decisions are not the style's."""
+    from sim.engine.goout import W_DEF, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
+    from sim.rules import get_variant, pack
+
+    R = pack(get_variant(variant))
+    w = np.zeros(W_DEF + L.NR, np.int64)
+    s = o[L.OB_SIDE]
+    for r in range(L.NR):
+        w[W_TH + r] = o[L.OB_HR + r]
+        m = o[L.OB_MOR + s * L.NR + r]
+        if m >= 0:
+            b = L.OB_MELDS + (s * MAXM + m) * L.NMF
+            w[W_MEX + r] = 1
+            w[W_MN + r] = o[b + L.F_NAT]
+            w[W_MW + r] = o[b + L.F_TWO] + o[b + L.F_JOK]
+    needed = 0 if o[L.OB_MELDED] else max(0, o[L.OB_REQ] - max(0, o[L.OB_PEND]))
+    return bool(can_go_out_w_nb(R, w, o[L.OB_CANASTAS + s], R[L.R_GO_CANASTAS], needed))
+
+
 def cards_laid(kind: int, a: int) -> int:
     return 3 if kind == L.O_NEW else (a if kind == L.O_BLACK3 else 1)
 
@@ -186,7 +208,8 @@ def meld_choices(strategy: str):
         d = t.decisions.iloc[i]
         kind = {"new": L.O_NEW, "add": L.O_ADD, "black3": L.O_BLACK3}.get(d["kind"], 0)
         # going out: this card leaves at most the final discard, or a partner's "yes" binds it to go out
-        going_out = kind != 0 and o[L.OB_HN] - cards_laid(kind, int(d["a"])) <= 1 or o[L.OB_ANSWER] == 1
+        going_out = (kind != 0 and o[L.OB_HN] - cards_laid(kind, int(d["a"])) <= 1 or o[L.OB_ANSWER] == 1
+                     or can_go_out_now(o))
         yield o, d, going_out
 
 
@@ -265,3 +288,77 @@ def test_go_out_m_changes_how_hands_end():
         return float((h["out_side"] == h["game"] % 2).mean())  # the swept strategy sits on side game % 2
 
     assert out_share("baseline:go_out=20000") < out_share("baseline") - 0.1
+
+
+def test_go_out_asap_never_misses_a_going_out_its_meld_actions_allow():
+    """Issue 10: once the hand can go out this turn, `baseline` (go_out=asap) goes out that turn,
+    whatever its meld style: no discard with cards to spare follows in the same turn."""
+    t = traced("baseline:meld=pairs,wilds=save", (L.DP_MELD, L.DP_DISCARD), games=60)
+    d = t.decisions
+    can = set()
+    for i in range(len(t)):
+        o = t.obs[i]
+        key = (int(d["game"].iat[i]), int(d["seat"].iat[i]), int(o[L.OB_HANDNO]), int(o[L.OB_TURN]))
+        if d["dp"].iat[i] == L.DP_MELD and o[L.OB_ANSWER] != L.ANSWER_NO and o[L.OB_PRE] == 0 \
+                and can_go_out_now(o):
+            can.add(key)
+        elif d["dp"].iat[i] == L.DP_DISCARD:
+            assert key not in can, f"decision {i}: could go out this turn, and discarded instead"
+    assert len(can) >= 20  # the situation arises
+
+
+def test_asking_a_partner_who_always_says_yes_plays_like_never_asking():
+    """Issue 10: a "yes" binds the player to go out, which `baseline` does anyway when it can, so
+    asking an always-yes partner changes nothing (`baseline-v1` won 59% this way)."""
+    from sim.results import play
+
+    a = play("classic-4p", ["baseline:ask=always,answer_max=yes", "baseline:ask=never"], 60, 9)
+    b = play("classic-4p", ["baseline:ask=never", "baseline:ask=never"], 60, 9)
+    cols = ["winner_side", "n_hands", "score_0", "score_1"]
+    assert (a.games[cols].to_numpy() == b.games[cols].to_numpy()).all()
+
+
+def test_opening_by_taking_the_pile_is_completed_nearly_always():
+    """Issue 10: a pile take chosen before the side has opened is planned with the cards kept, so
+    it rarely falls short and goes back to a stock draw (`baseline-v1`: 0.32% of takes)."""
+    from sim.results import play
+
+    games = 300
+    t = trace_decisions("classic-4p", ["baseline"], games, seed=5, traced=range(4), points=(L.DP_DRAW,))
+    takes = int((t.decisions["kind"] == "take").sum())
+    pickups = int(play("classic-4p", "baseline", games, 5, hands=True).hands["pile_pickups"].sum())
+    assert takes > 5000 and 0 <= takes - pickups <= takes * 0.001
+
+
+def test_canastas_n_goes_out_with_fewer_only_when_forced_or_threatened():
+    """canastas=2 waits for a second canasta before going out; the exceptions are a partner's "yes"
+    and an opponent about to go out (checked at every meld action that empties the hand)."""
+    t = traced("baseline:canastas=2", (L.DP_MELD,), games=60)
+    outs = short = 0
+    for i in range(len(t)):
+        o = t.obs[i]
+        d = t.decisions.iloc[i]
+        kind = {"new": L.O_NEW, "add": L.O_ADD, "black3": L.O_BLACK3, "stop": L.O_STOP}[d["kind"]]
+        left = o[L.OB_HN] - (cards_laid(kind, int(d["a"])) if kind != L.O_STOP else 0)
+        if left > 1:
+            continue
+        outs += 1
+        completes = kind == L.O_ADD and meld_size(o, int(d["a"])) == 6
+        if o[L.OB_CANASTAS + o[L.OB_SIDE]] + completes < 2:
+            short += 1
+            could_stay = any(r[0] == L.O_STOP and o[L.OB_HN] > 1 or r[0] != L.O_STOP
+                             and o[L.OB_HN] - cards_laid(r[0], r[1]) > 1 for r in t.options_of(i))
+            assert o[L.OB_ANSWER] == L.ANSWER_YES or threatened(o) or not could_stay
+    assert outs >= 20 and short >= 1
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_natural_n_adds_no_wild_to_a_natural_meld_of_n_unless_going_out(n):
+    total = 0
+    for o, d, out in meld_choices(f"baseline:natural={n}"):
+        if d["kind"] != "add" or d["b"] < 0:
+            continue
+        b = L.OB_MELDS + (o[L.OB_SIDE] * MAXM + int(d["a"])) * L.NMF
+        total += 1
+        assert out or o[b + L.F_TWO] + o[b + L.F_JOK] > 0 or o[b + L.F_NAT] < n
+    assert total >= 5

@@ -1,0 +1,168 @@
+"""`search`: a reference player that looks ahead by sampling (issue 10, part 3).
+
+At each decision it deals the cards its seat cannot see at random, consistently with everything the
+seat has seen (sim.engine.sample: a determinization), plays each legal option forward to the end of
+the hand with a fast policy on every seat (the `baseline` kernel with baseline's knobs), and scores
+the hand: its side's hand score minus the best other side's (the margin). Every option is played on
+the same samples (common random numbers), so two options are compared by their paired differences,
+far less noisy than the scores themselves. It plays baseline's own choice unless another option's
+mean margin beats it by `confidence` standard errors; then the best such option. Picking the best
+of several noisy means without that test made it weaker (docs/strategies.md). Every PRUNE_EVERY
+samples, options PRUNE_Z standard errors behind the leader are dropped. Discards of two cards of one
+rank class lead to the same games (suits never matter in Classic's rank melds): one is played out.
+
+The rollouts never ask `search` itself: their function table holds only the baseline kernel. Cost:
+samples x options rollouts, each the rest of a hand (docs/strategies.md, "The search player").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.engine.cards import rank_of_nb
+from sim.engine.contract import DP_DISCARD, OB_DP, OB_NSIDES, OB_RAND, OB_SEAT, OB_SIDE, OPT_A, OPT_FIELDS
+from sim.engine.game import resume_hand_nb
+from sim.engine.jit import function_value
+from sim.engine.layout import C_TOTAL, HC_FN, HC_FNB, MAXF, MAXP, S_ERR, SD_COMP
+from sim.engine.sample import sample_nb
+from sim.engine.state import new_state
+
+from . import Knob, StrategySpec, register
+from .heuristic import heuristic_decide_nb
+from .library import BASELINE
+
+K_SAMPLES = 0  # knob slots: hidden-card samples per decision,
+K_CONFIDENCE = 1  # and the standard errors by which an option must beat baseline's choice
+DEFAULT_SAMPLES = 48
+DEFAULT_CONFIDENCE = 1.0
+MAX_SAMPLES = 1000
+PRUNE_EVERY = 8  # samples between two looks at the options still played out
+PRUNE_Z = 3.0  # an option this many standard errors behind the leader is played out no more
+SEED_SHIFT = 16  # a sample's seed: the decision's random word, then the sample's number below it (< 2**16)
+ROLLOUT_KNOBS = BASELINE.params()  # the policy every seat plays in a rollout: baseline as registered
+rollout_policy = function_value(heuristic_decide_nb)
+assert MAXF == 4, "the rollout table below lists MAXF copies of the policy"
+
+
+@njit(cache=True)
+def seat_policy_nb(S, knobs):
+    """Every seat of S plays the rollout policy (slot 0 of the table), with no base strategy."""
+    for q in range(MAXP):
+        S.hand[q, HC_FN] = 0
+        S.hand[q, HC_FNB] = -1
+        S.prm[q, :] = knobs
+
+
+@njit(cache=True)
+def copy_play_nb(S, W, n):
+    """W becomes S where play can change it (the scalars, hands, sides, stock, pile, melds, options)."""
+    W.st[:] = S.st
+    W.hand[:, :] = S.hand
+    W.side[:, :] = S.side
+    W.stock[:] = S.stock
+    W.pile[:] = S.pile
+    W.melds[:, :, :] = S.melds
+    W.opts[:n, :] = S.opts[:n, :]
+
+
+@njit(cache=True)
+def margin_nb(obs, W, s):
+    """Side s's score for the hand just scored in W, less the best other side's."""
+    best = -(1 << 40)
+    for t in range(obs[OB_NSIDES]):
+        if t != s and W.side[t, SD_COMP + C_TOTAL] > best:
+            best = W.side[t, SD_COMP + C_TOTAL]
+    return W.side[s, SD_COMP + C_TOTAL] - best
+
+
+@njit(cache=True)
+def paired_nb(m, k, j, i):
+    """Mean and z-score of option j's margin less option i's over the first k samples (the same
+    samples for both); the z-score is infinite when every sample gives the same difference."""
+    tot = 0.0
+    sq = 0.0
+    for x in range(k):
+        d = m[x, j] - m[x, i]
+        tot += d
+        sq += d * d
+    mean = tot / k
+    var = (sq - k * mean * mean) / (k - 1) if k > 1 else 0.0
+    if var <= 1e-9:
+        return mean, (np.inf if mean > 0 else (-np.inf if mean < 0 else 0.0))
+    return mean, mean / np.sqrt(var / k)
+
+
+@njit(cache=True)
+def search_decide_nb(R, obs, opts, n, prm):
+    knobs = ROLLOUT_KNOBS.copy()
+    policy = heuristic_decide_nb(R, obs, opts, n, knobs)
+    samples = int(prm[K_SAMPLES])
+    confidence = prm[K_CONFIDENCE]
+    dp = obs[OB_DP]
+    seat = obs[OB_SEAT]
+    side = obs[OB_SIDE]
+    alive = np.ones(n, np.bool_)  # options still played out: not an equivalent discard, not pruned
+    rep = np.arange(n)  # the option played out for each: itself, or the first discard of its rank class
+    for j in range(n):
+        if dp == DP_DISCARD:
+            for i in range(j):
+                if rep[i] == i and rank_of_nb(opts[i, OPT_A]) == rank_of_nb(opts[j, OPT_A]):
+                    rep[j] = i
+                    alive[j] = False
+                    break
+    pol = rep[policy]
+    S = new_state(R)
+    W = new_state(R)
+    seat_policy_nb(S, knobs)
+    seat_policy_nb(W, knobs)
+    f = rollout_policy()
+    F = (f, f, f, f)
+    m = np.zeros((samples, n))  # the margin of each option on each sample
+    seed0 = obs[OB_RAND] << SEED_SHIFT
+    for k in range(samples):
+        sample_nb(R, obs, S, seed0 + k)
+        if S.st[S_ERR] != 0:
+            raise ValueError("search: no state matches the observation (an engine bug)")
+        for j in range(n):
+            for c in range(OPT_FIELDS):
+                S.opts[j, c] = opts[j, c]
+        for j in range(n):
+            if not alive[j]:
+                continue
+            copy_play_nb(S, W, n)
+            resume_hand_nb(R, W, F, seat, dp, j)
+            if W.st[S_ERR] != 0:
+                raise ValueError("search: a rollout failed (an engine bug)")
+            m[k, j] = margin_nb(obs, W, side)
+        if (k + 1) % PRUNE_EVERY == 0 and k + 1 < samples:
+            lead = pol
+            for j in range(n):
+                if alive[j] and m[:k + 1, j].sum() > m[:k + 1, lead].sum():
+                    lead = j
+            for j in range(n):
+                if alive[j] and j != lead and j != pol and paired_nb(m, k + 1, j, lead)[1] < -PRUNE_Z:
+                    alive[j] = False
+    # the best mean among the options that beat baseline's choice with the confidence asked
+    best = pol
+    gain = 0.0
+    for j in range(n):
+        if not alive[j] or j == pol:
+            continue
+        mean, z = paired_nb(m, samples, j, pol)
+        if mean > gain and (samples == 1 or z >= confidence):
+            best = j
+            gain = mean
+    return policy if best == pol else best
+
+
+SEARCH = register(StrategySpec(
+    "search", search_decide_nb,
+    "samples the hidden cards consistently with what its seat has seen, plays every legal option to the "
+    "end of the hand with baseline on every seat, and takes the best mean score margin",
+    (Knob("samples", K_SAMPLES, 1, MAX_SAMPLES, DEFAULT_SAMPLES,
+          "hidden-card samples per decision; each option is played out once on each (the cost grows "
+          "with it)", whole=True),
+     Knob("confidence", K_CONFIDENCE, 0, 10, DEFAULT_CONFIDENCE,
+          "standard errors by which an option's mean margin must beat baseline's choice on the same "
+          "samples before search plays it instead (0: the best mean)"))))

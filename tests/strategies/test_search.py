@@ -1,0 +1,139 @@
+"""Issue 10, part 3: `search`, the reference player that samples the hidden cards and plays every
+option to the end of the hand. It plays legal games, is a pure function of the seed, computes the
+same choices as plain Python, and refuses bad knobs."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from decisions import decisions
+
+from sim.engine import layout as L
+from sim.results import play
+from sim.rules import get_variant
+from strategies import REGISTRY, StrategyError, parse_strategy
+from strategies.heuristic import heuristic_decide_nb
+from strategies.library import BASELINE
+from strategies.search import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, search_decide_nb
+
+FAST = "search:samples=2"
+
+
+@pytest.mark.parametrize("variant", ["classic-2p", "classic-4p"])
+def test_search_plays_legal_complete_games(variant):
+    r = play(variant, [FAST, "baseline"], games=2, seed=3, check=True)  # every invariant after every action
+    g = r.games
+    assert len(g) == 2 and (g.n_hands >= 1).all() and not g.capped_game.any()
+    assert set(g.winner_side) <= {0, 1}
+
+
+def test_search_is_a_pure_function_of_the_seed():
+    a = play("classic-2p", [FAST, "baseline"], games=2, seed=8).games
+    b = play("classic-2p", [FAST, "baseline"], games=2, seed=8).games
+    pd.testing.assert_frame_equal(a, b)
+    c = play("classic-2p", [FAST, "baseline"], games=2, seed=9).games
+    assert not a.equals(c)
+
+
+def test_more_samples_change_some_choices():
+    """The knob reaches the kernel: at the same decisions, 1 and 8 samples do not always agree."""
+    ds = [d for d in decisions("classic-2p", 4, hands=1, period=3) if d.n > 2][:25]
+    one = [search_decide_nb(d.S.ru, d.obs.copy(), d.opts.copy(), d.n, parse_strategy("search:samples=1").params)
+           for d in ds]
+    eight = [search_decide_nb(d.S.ru, d.obs.copy(), d.opts.copy(), d.n, parse_strategy("search:samples=8").params)
+             for d in ds]
+    assert all(0 <= i < d.n for i, d in zip(one + eight, ds + ds, strict=True))
+    assert one != eight
+
+
+SCRIPT = """
+import json, sys
+import numpy as np
+from strategies.search import search_decide_nb
+z = np.load(sys.argv[1])
+out = []
+for i in range(len(z["n"])):
+    n = int(z["n"][i])
+    out.append(int(search_decide_nb(z["R"], z["obs"][i].copy(), z["opts"][i].copy(), n, z["prm"])))
+print(json.dumps(out))
+"""
+
+
+def test_search_chooses_the_same_as_plain_python(tmp_path: Path):
+    """Under NUMBA_DISABLE_JIT=1 (every kernel a Python function) the same decisions come out."""
+    ds = [d for d in decisions("classic-4p", 6, hands=1, period=4) if d.n > 1][:4]
+    prm = parse_strategy("search:samples=1").params
+    f = tmp_path / "positions.npz"
+    np.savez(f, R=ds[0].S.ru, obs=np.stack([d.obs for d in ds]), opts=np.stack([d.S.opts for d in ds]),
+             n=np.array([d.n for d in ds]), prm=prm)
+    jitted = [int(search_decide_nb(d.S.ru, d.obs.copy(), d.S.opts.copy(), d.n, prm)) for d in ds]
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(f)], env=env, capture_output=True, text=True,
+                         check=True)
+    assert json.loads(out.stdout) == jitted
+
+
+def test_search_plays_a_short_game_as_plain_python():
+    """A whole game (one hand capped at a few turns) with every kernel a Python function."""
+    script = ("from dataclasses import replace\n"
+              "from sim.results import play\nfrom sim.rules import get_variant\n"
+              "v = replace(get_variant('classic-2p'), max_turns_per_hand=6, max_hands_per_game=1)\n"
+              "g = play(v, ['search:samples=1', 'baseline'], games=1, seed=2, check=True).games\n"
+              "print(int(g.n_hands[0]), int(g.decisions[0]))\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    hands, decided = (int(x) for x in out.stdout.split())
+    assert hands == 1 and decided > 0
+    v = replace(get_variant("classic-2p"), max_turns_per_hand=6, max_hands_per_game=1)
+    g = play(v, ["search:samples=1", "baseline"], games=1, seed=2).games
+    assert int(g.decisions[0]) == decided  # and the same game as compiled
+
+
+def test_the_confidence_knob_reaches_the_kernel():
+    """confidence 0 takes the best mean; a very high one keeps baseline's choice unless no sample
+    disagrees, so the two differ somewhere, and the high one agrees with baseline more often."""
+    ds = [d for d in decisions("classic-2p", 4, hands=1, period=3) if d.n > 2][:25]
+    base = [heuristic_decide_nb(d.S.ru, d.obs.copy(), d.opts.copy(), d.n, BASELINE.params()) for d in ds]
+    picks = {}
+    for conf in (0, 10):
+        prm = parse_strategy(f"search:samples=6,confidence={conf}").params
+        picks[conf] = [search_decide_nb(d.S.ru, d.obs.copy(), d.opts.copy(), d.n, prm) for d in ds]
+    assert picks[0] != picks[10]
+    agree = {c: sum(a == b for a, b in zip(picks[c], base, strict=True)) for c in picks}
+    assert agree[10] > agree[0]
+
+
+def test_search_knobs_are_checked():
+    assert parse_strategy("search").knob_values() == {"samples": DEFAULT_SAMPLES, "confidence": DEFAULT_CONFIDENCE}
+    assert parse_strategy("search:samples=40").knob_values()["samples"] == 40
+    for bad in ("search:samples=0", "search:samples=2.5", f"search:samples={10 ** 6}", "search:depth=3",
+                "search:samples=many", "search:confidence=-1", "search:confidence=11"):
+        with pytest.raises(StrategyError):
+            parse_strategy(bad)
+
+
+def test_search_travels_to_worker_processes_by_name():
+    spec = REGISTRY["search"]
+    assert pickle.loads(pickle.dumps(spec)) is spec
+    choice = parse_strategy("search:samples=3")
+    back = pickle.loads(pickle.dumps(choice))
+    assert back.spec is spec and back.params[0] == 3
+
+
+def test_search_never_leaves_the_hidden_cards_it_was_dealt_in_the_observation():
+    """It reads only its arguments: the observation and options it is handed are left as they were
+    (but for the scratch at the end), so its samples cannot leak into the game."""
+    d = next(d for d in decisions("classic-4p", 3, hands=1, period=3) if d.n > 2)
+    obs, opts = d.obs.copy(), d.opts.copy()
+    search_decide_nb(d.S.ru, obs, opts, d.n, parse_strategy(FAST).params)
+    assert np.array_equal(obs[:len(obs) - L.OB_SCRATCH], d.obs[:len(obs) - L.OB_SCRATCH])
+    assert np.array_equal(opts, d.opts)
