@@ -528,8 +528,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         out = getattr(args, "out", None)
-        kept = (f"every finished chunk is kept in {out}: the same command again finishes the run" if out
-                else "nothing was kept (give --out FOLDER to keep a run's games as they finish)")
+        if out:
+            kept = f"every finished chunk is kept in {out}: the same command again finishes the run"
+        elif hasattr(args, "out"):  # a command that can keep its games
+            kept = "nothing was kept (give --out FOLDER to keep a run's games as they finish)"
+        else:
+            kept = "nothing was kept"
         print(f"\ncanasta-lab: interrupted; {kept}", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:  # output piped into `head` and the like
