@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import strategies as strategies_pkg
-from strategies import REGISTRY, StrategyError
+from strategies import BUILT_IN, REGISTRY, StrategyError
 
 from .compare import compare
 from .store import write_json_atomic
@@ -27,8 +27,9 @@ FIELDS = ("games", "win_rate", "win_low", "win_high", "margin", "margin_low", "m
 
 
 def library_names() -> list[str]:
-    """The built-in strategies other than the reference, in the library's order."""
-    return [n for n, s in REGISTRY.items() if not s.is_user and n != REFERENCE]
+    """The library's strategies other than the reference, in the library's order (not the tuned or
+    user strategies a process registered later)."""
+    return [n for n in REGISTRY if n in BUILT_IN and n != REFERENCE]
 
 
 def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | None = None,

@@ -47,8 +47,11 @@ def test_a_tuned_strategy_registered_only_here_plays_on_the_cluster(cluster):
     name = "tuned-for-dask-test"
     if name not in REGISTRY:
         register(REGISTRY["baseline"].with_defaults(name, "a test relative", freeze=15, hold_black3="throw"))
-    local = play("classic-4p", [name, "baseline"], 200, 12, workers=1)
-    remote = play("classic-4p", [name, "baseline"], 200, 12, scheduler=cluster.scheduler_address)
+    try:
+        local = play("classic-4p", [name, "baseline"], 200, 12, workers=1)
+        remote = play("classic-4p", [name, "baseline"], 200, 12, scheduler=cluster.scheduler_address)
+    finally:
+        REGISTRY.pop(name, None)  # other tests see the library as shipped
     pd.testing.assert_frame_equal(local.games, remote.games, check_categorical=False)
     assert (local.games["strategy_0"].astype(str) + local.games["strategy_1"].astype(str)).str.contains(name).all()
 
