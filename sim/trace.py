@@ -3,6 +3,10 @@
 For checking that a knob does what it says over real games (tests/test_knobs.py) and for asking
 "what did my strategy do when ...?" in a notebook. Runs in this process; memory grows with the
 number of traced decisions (about 5 KB each in a two-side game), so trace what you need.
+
+Cards show by name (sim/cards.py: `7C`, `TH`, `JK`): the `card`, `pile_top` and `choice_text`
+columns of `DecisionTrace.decisions`, `DecisionTrace.hand_of(i)` and `DecisionTrace.options_text(i)`;
+`describe_option(kind, a, b, c)` reads one option row (sim/engine/contract.py, class Option) as text.
 """
 
 from __future__ import annotations
@@ -15,15 +19,82 @@ import pandas as pd
 
 from strategies import StrategyChoice, StrategySpec
 
+from .cards import RANK_CLASS_NAMES, card_name
 from .engine import layout as L
 from .rules import Variant, pack
 from .runner import EngineError, describe_error, make_job
+from .transcript import METHODS
+
+CARD_NAMES = np.array([card_name(k) for k in range(L.NK)], dtype=object)  # by card kind
+
+
+def _card(k: int) -> str:
+    if not 0 <= k < L.NK:
+        raise ValueError(f"bad card kind {k}: expected 0..{L.NK - 1}")
+    return card_name(k)
+
+
+def _rank(r: int) -> str:
+    if not 0 <= r < L.NR:
+        raise ValueError(f"bad rank class {r}: expected 0..{L.NR - 1}")
+    return RANK_CLASS_NAMES[r]
+
+
+# options whose text needs none of their fields
+FIXED_TEXT = {L.O_DRAW: "draw from the stock", L.O_END: "end the hand", L.O_STOP: "stop melding",
+              L.O_NOASK: "do not ask partner", L.O_YES: "answer yes", L.O_NO: "answer no"}
+
+
+def describe_option(kind: int, a: int, b: int, c: int) -> str:
+    """One option row (kind, a, b, c; contract.Option) as short text with card and rank names:
+    "draw from the stock", "take the pile (natural_wild with a JK)", "new meld of 8s: 2 naturals + 2",
+    "add a wild 2 to meld 3", "discard 7C", ... An unknown kind or a bad field is a ValueError."""
+    kind, a, b, c = int(kind), int(a), int(b), int(c)
+    name = L.option_name(kind)  # raises on an unknown kind
+    if kind in FIXED_TEXT:
+        return FIXED_TEXT[kind]
+    if kind == L.O_TAKE:
+        if a not in METHODS:
+            raise ValueError(f"bad take method {a}: expected one of {sorted(METHODS)}")
+        return f"take the pile ({METHODS[a]}{f' with a {_rank(b)}' if b >= 0 else ''})"
+    if kind == L.O_NEW:
+        wild = f" + {_rank(c)}" if c >= 0 else ""
+        return f"new meld of {_rank(a)}s: {b} natural{'s' if b != 1 else ''}{wild}"
+    if kind == L.O_ADD:
+        return f"add {'a natural' if b < 0 else f'a wild {_rank(b)}'} to meld {a}"
+    if kind == L.O_BLACK3:
+        return f"meld {a} black threes"
+    if kind == L.O_ASK:
+        return f"ask partner seat {a}"
+    if kind == L.O_DISCARD:
+        return f"discard {_card(a)}"
+    raise ValueError(f"option kind {kind} ({name}) has no description")
+
+
+def _names_or_none(kinds: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Card names of `kinds` where `valid`, else None (object array, one lookup)."""
+    out = np.full(len(kinds), None, dtype=object)
+    out[valid] = CARD_NAMES[kinds[valid]]
+    return out
+
+
+def _describe_rows(rows: np.ndarray) -> np.ndarray:
+    """describe_option of every row of `rows` (n x 4), computed once per distinct row."""
+    if len(rows) == 0:
+        return np.zeros(0, dtype=object)
+    uniq, inv = np.unique(rows, axis=0, return_inverse=True)
+    texts = np.array([describe_option(*r) for r in uniq.tolist()], dtype=object)
+    return texts[inv.reshape(-1)]
 
 
 @dataclass
 class DecisionTrace:
-    """decisions: one row per decision (game, seat, strategy, point, n, choice and the chosen option's
-    kind, a, b, c); obs[i]: the observation at decision i (layout.OB_*); options_of(i): its options."""
+    """decisions: one row per decision: game, seat, strategy, point, dp, n, choice, the chosen option's
+    kind, a, b, c (contract.Option), and for reading: `card` (the discarded card's name for a discard
+    choice, else None), `pile_top` (the card on top of the pile, None when it is empty) and
+    `choice_text` (describe_option of the choice). obs[i]: the observation at decision i
+    (layout.OB_*); options_of(i): its option rows; options_text(i): the same as text; hand_of(i):
+    the deciding player's hand by card name."""
 
     decisions: pd.DataFrame
     obs: np.ndarray
@@ -33,6 +104,16 @@ class DecisionTrace:
     def options_of(self, i: int) -> np.ndarray:
         o = int(self.offsets[i])
         return self.options[o:o + int(self.decisions["n"].iat[i])]
+
+    def options_text(self, i: int) -> list[str]:
+        """describe_option of each legal option at decision i, in option order (`choice` indexes it)."""
+        return [describe_option(*row) for row in self.options_of(i).tolist()]
+
+    def hand_of(self, i: int) -> list[str]:
+        """The deciding player's hand at decision i as card names sorted by card kind (a card held
+        twice is listed twice)."""
+        counts = self.obs[i, L.OB_HAND:L.OB_HAND + L.NK]
+        return CARD_NAMES[np.repeat(np.arange(L.NK), counts)].tolist()
 
     def __len__(self) -> int:
         return len(self.decisions)
@@ -78,7 +159,8 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
         offs.append(S.tr[:k, L.T_OPT0] + n_opts)
         n_opts += ko
         done += n
-    tr = np.concatenate(rows) if rows else np.zeros((0, L.T_OBS), np.int64)
+    tr = (np.concatenate(rows) if rows else
+          np.zeros((0, L.T_OBS + L.trace_obs_len(int(R[L.R_MAXM]), int(R[L.R_NSIDES]))), np.int64))
     games_col = tr[:, L.T_GAME].astype(np.int64)
     labels = np.array([job.seat_labels(g)[s] for g, s in zip(games_col, tr[:, L.T_SEAT], strict=True)],
                       dtype=object)
@@ -95,5 +177,12 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
         "b": tr[:, L.T_ROW + 2],
         "c": tr[:, L.T_ROW + 3],
     })
+    chosen = tr[:, L.T_ROW:L.T_ROW + 4]
+    discard = chosen[:, 0] == L.O_DISCARD
+    top = tr[:, L.T_OBS + L.OB_PILE_TOP]
+    # object columns so that a missing card is None (pandas would otherwise make it NaN)
+    df["card"] = pd.Series(_names_or_none(chosen[:, 1], discard), dtype=object)
+    df["pile_top"] = pd.Series(_names_or_none(top, top >= 0), dtype=object)
+    df["choice_text"] = _describe_rows(chosen)
     return DecisionTrace(df, tr[:, L.T_OBS:], np.concatenate(opts) if opts else np.zeros((0, 4), np.int64),
                          np.concatenate(offs) if offs else np.zeros(0, np.int64))
