@@ -36,6 +36,7 @@ from .stats import (
     sprt_values,
 )
 from .store import RUN_FILE, ResultsError, can_write_in, remove_run, write_json_atomic
+from .tidy import knob_table, with_knobs, with_pair_knobs
 
 SPRT_BATCH_GAMES = 2000  # games between two looks of a sequential test (rounded up to whole deals)
 SPRT_MIN_BATCH = 100  # fewer games a look would estimate the deals' spread from too few of them
@@ -113,7 +114,13 @@ def short(label: str) -> str:
 def pair_rows(exp: Experiment, labels: Sequence[str], games: int) -> pd.DataFrame:
     rows = [{**exp.summary(0, a, b, games, confidence=CONFIDENCE), "a": short(a), "b": short(b)}
             for a, b in itertools.combinations(labels, 2)]
-    return pd.DataFrame(rows)
+    return pairs_frame(rows)
+
+
+def pairs_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """The pairs as a typed table: `a` and `b` first, each with its name and knob columns (sim.tidy)."""
+    df = pd.DataFrame(rows)
+    return with_pair_knobs(df[["a", "b", *(c for c in df.columns if c not in ("a", "b"))]])
 
 
 def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int,
@@ -382,11 +389,12 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
     for k, (i, j) in enumerate(pairs):
         rows.append({**exp.summary(k, "A", "B", budget, labels=one_against_rest(v, "A", "B"), confidence=CONFIDENCE),
                      "a": chosen[i].label, "b": chosen[j].label})
-    table = pd.DataFrame(rows)
+    table = pairs_frame(rows)
     table["real"] = holm(table["p_value"].to_numpy(), ALPHA_HOLM)
     labels = [c.label for c in chosen]
-    matrix = long_matrix(table)
-    ranking = elo_ranking(table[["a", "b", "elo", "elo_low", "elo_high"]])
+    matrix = with_pair_knobs(long_matrix(table), "row", "column")
+    ranking = with_knobs(elo_ranking(table[["a", "b", "elo", "elo_low", "elo_high"]]),
+                         table=knob_table(labels, "varying"))
     meta = exp.run_meta(0)
     meta.update({"strategies": [{"label": c.label, "name": c.spec.name, "knobs": c.knob_values()} for c in chosen],
                  "games_per_pair": budget, "wall_seconds": round(exp.wall, 3)})

@@ -200,3 +200,41 @@ def read_parquet(path: str | os.PathLike[str]) -> Results:
     if raw is None:
         raise ResultsError(f"{str(p)!r} was not written by canasta-lab (no {META_KEY.decode()} metadata)")
     return Results(table.to_pandas(), None, json.loads(raw))
+
+
+def load(path: str | os.PathLike[str]) -> Any:
+    """Any command's output read back into the tables it returned: a `play` run folder or file gives
+    Results; a `compare` folder a Comparison, a `tournament` folder a Tournament, a `sweep` or
+    `profile` folder its DataFrame (metadata in `.attrs`); the columns and their types are those the
+    command returned in memory."""
+    from .compare import OUTPUT_FILE, Comparison, Tournament
+    from .profile import PROFILE_FILE
+
+    p = Path(path)
+    if not p.exists():
+        raise ResultsError(f"results {str(p)!r} do not exist")
+    if p.is_file() or (p / RUN_FILE).exists():
+        return read(p)
+    record = p / OUTPUT_FILE
+    if not record.exists():
+        raise ResultsError(f"{str(p)!r} holds no canasta-lab output (no run and no {OUTPUT_FILE}); give a folder "
+                           "that play, compare, tournament, sweep or profile wrote")
+    command = json.loads(record.read_text()).get("command")
+    tables = {"compare": "pairs.parquet", "tournament": "pairs.parquet", "sweep": "sweep.parquet",
+              "profile": PROFILE_FILE}
+    if command not in tables or not (p / tables[command]).exists():
+        raise ResultsError(f"{str(p)!r}: its {command} tables are missing (a run stopped before the end); run the "
+                           "same command again to finish it")
+    main = read_parquet(p / tables[command])
+    meta = main.meta
+    if command == "compare":
+        return Comparison(meta["variant"], meta["labels"], main.games, meta["games"], meta["seed"], meta.get("sprt"),
+                          {k: v for k, v in meta.items() if k not in ("sprt", "labels")})
+    if command == "tournament":
+        return Tournament(meta["variant"], meta["strategies_order"], main.games,
+                          read_parquet(p / "matrix.parquet").games, read_parquet(p / "ranking.parquet").games,
+                          meta["games_per_pair"], meta["seed"],
+                          {k: v for k, v in meta.items() if k != "strategies_order"})
+    df = main.games
+    df.attrs.update(meta)
+    return df

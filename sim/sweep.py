@@ -21,6 +21,7 @@ from .experiment import Experiment
 from .rules import Variant, get_variant
 from .runner import Progress, make_job
 from .stats import holm
+from .tidy import knob_column
 
 
 def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataFrame) -> list[dict[str, Any]]:
@@ -70,11 +71,11 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     results per parameter row, read as a head to head on the deals (sim.stats.head_to_head).
 
     `strategy` may carry fixed knobs (`"baseline:meld=three"`); the grid varies the others. The
-    result has the knob values, then games and wins, the pair counts, the win rate, the score margin
-    per deal and the Elo difference with their 95% intervals on the deals, and `real`: whether the
-    row differs from the opponent after Holm's correction for the number of rows. With `out`, each
-    row's games go to their own run folder under it, and `sweep.parquet` holds the table; a stopped
-    sweep resumes."""
+    result has the knob values (typed, sim.tidy: numbers as numbers), then games and wins, the pair
+    counts, the win rate, the score margin per deal and the Elo difference with their 95% intervals
+    on the deals, and `real`: whether the row differs from the opponent after Holm's correction for
+    the number of rows. With `out`, each row's games go to their own run folder under it, and
+    `sweep.parquet` holds the table; a stopped sweep resumes."""
     from .compare import (
         ALPHA_HOLM,
         CONFIDENCE,
@@ -114,6 +115,8 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
         rec.update({k2: h2h[k2] for k2 in SWEEP_COLUMNS})
         out_rows.append(rec)
     df = pd.DataFrame(out_rows)
+    for name in (rows[0] if rows else {}):  # numbers as numbers (sim.tidy): a curve plots against the knob
+        df[name] = knob_column(list(df[name]), base.spec.knob(name))
     df["real"] = holm(df["p_value"].to_numpy(), ALPHA_HOLM)
     df.attrs.update({"variant": v.name, "opponent": opp.label, "seed": seed, "games_per_row": budget,
                      "strategy": base.label, "grid": {k: [str(x) for x in vals] for k, vals in grid.items()}
