@@ -13,6 +13,9 @@ from strategies import REGISTRY, StrategyError, parse_strategy
 from . import __version__
 from .rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from .runner import Job, make_job
+from .studies import FULL_GAMES
+
+REPORTS_DIR = "reports"  # where `canasta-lab report` writes by default
 
 if TYPE_CHECKING:
     from .experiment import Experiment
@@ -323,6 +326,45 @@ def cmd_cache(args: argparse.Namespace) -> None:
           f"`canasta-lab cache --clear` removes them all")
 
 
+def report_command(args: argparse.Namespace, study: str) -> str:
+    """The exact command that writes this report, for its first line."""
+    parts = ["canasta-lab report", study, f"--games {args.games}"]
+    if args.check_games is not None:
+        parts.append(f"--check-games {args.check_games}")
+    parts.append(f"--seed {args.seed}")
+    parts += [f"--rule {r}" for r in args.rule]
+    if args.out != REPORTS_DIR:
+        parts.append(f"--out {args.out}")
+    return " ".join(parts)
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    from . import studies as S
+
+    names = list(S.STUDIES) if args.study == "all" else [S.get_study(args.study).__name__]
+    for name in names:  # everything checked before the first game
+        S.check_report_target(args.out, name, args.force)
+        S.setup(name, args.games, args.seed, args.check_games, args.cache, args.rule, args.workers, None, None)
+        if name == "your_own_strategy":
+            S.own_strategy_cell()
+    for name in names:
+        study = S.STUDIES[name](games=args.games, seed=args.seed, check_games=args.check_games,
+                               out=Path(args.cache) / name if args.cache and len(names) > 1 else args.cache,
+                               rules=args.rule, workers=args.workers, progress=_progress(args),
+                               scheduler=args.scheduler)
+        path = S.write_report(study, args.out, report_command(args, name))
+        print(f"# {study.title}\n")
+        for heading, table in S.report_tables(study):
+            print(f"{heading}\n{table}\n")
+        print(f"{study.answer}\n")
+        if study.holds:
+            print(f"{study.holds}\n")
+        for h in study.wide_headlines():
+            print(f"note: {h.what}: 95% interval +-{100 * h.half_width:.2f} points from {h.deals} deals: short of "
+                  "+-1 point from 1000 deals or more; give more --games")
+        print(f"report: {path} (charts in {Path(args.out) / name}/)\n")
+
+
 def cmd_tune(args: argparse.Namespace) -> None:
     from .tune import tune
 
@@ -478,6 +520,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip cold_start_seconds (a fresh process compiling the engine from an empty cache, about a "
                         "minute)")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("report", help="answer a study's question: writes reports/STUDY.md and its charts")
+    p.add_argument("study", help="freezing_the_pile, black_threes, asking_to_go_out, taking_the_pile, variant_balance, "
+                                 "your_own_strategy (or 1 to 6), or all")
+    p.add_argument("--games", type=_positive, default=FULL_GAMES,
+                   help=f"games per setting (default {FULL_GAMES}: every headline within +-1 point at 95%%)")
+    p.add_argument("--check-games", type=_natural, default=None,
+                   help="games per setting against search (default 160 at full size, a tenth of --games below; "
+                        "0: no check against search)")
+    p.add_argument("--seed", type=_natural, default=1, help="master seed (default 1)")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="a house rule for every variant the study plays (repeatable)")
+    p.add_argument("--out", default=REPORTS_DIR, metavar="FOLDER",
+                   help=f"where STUDY.md and its charts go (default {REPORTS_DIR})")
+    p.add_argument("--cache", metavar="FOLDER",
+                   help="where the study keeps its games (default out/studies/STUDY of the checkout); the same "
+                        "command again plays only what is missing")
+    running(p, "replace an existing report of canasta-lab")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("tune", help="search a strategy's knobs against an opponent (Optuna TPE on duplicate deals), "
                                     "confirm the winner on fresh deals, save it as a strategy file")
