@@ -297,7 +297,7 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
     strong_default = _strong_default(part)
     sbest = _best_other(strong, k, strong_default)
     s_real_better = strong[strong["real"] & (strong["win_rate"] > FAIR)]
-    if _same(pick, strong_default):
+    if _same(pick, strong_default) and not part.strong_opponent:  # the strong player against itself
         heads.append(Headline(f"{part.strong_player}, {k}={_knob_text(sbest[k])}, against {part.strong_against}",
                               float(sbest["win_rate"]), float(sbest["win_low"]), float(sbest["win_high"]),
                               int(sbest["deals"])))
@@ -311,14 +311,15 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                               int(srow["deals"])))
         top = strong.loc[strong["win_rate"].idxmax()]
         held = bool(srow["win_high"] >= top["win_low"])  # among the best: its interval reaches the best one's
-        detail = (f"against `{part.strong_against}` (which plays `{k}={strong_default}`), `{k}={pick}` wins "
-                  f"{heads[-1].text()}; the best there is `{k}={_knob_text(top[k])}` at {_interval(top)}")
+        plays = "" if part.strong_opponent else f" (which plays `{k}={strong_default}`)"
+        detail = (f"against `{part.strong_against}`{plays}, `{k}={pick}` wins {heads[-1].text()}; the best there is "
+                  f"`{k}={_knob_text(top[k])}` at {_interval(top)}")
     holds = [f"With `{STRONG}` (the tuned heuristic), the same knob swept for `{part.strong_player}`: {detail}. "
-             + (f"Settings that beat `{k}={strong_default}` there: "
+             + (f"Settings that beat `{part.strong_against}` there: "
                 + ", ".join(f"`{_knob_text(v)}`" for v in s_real_better[k]) + ". " if not s_real_better.empty else "")
-             + (f"The answer holds: `{k}={pick}` is among the best settings for `{STRONG}` too." if held else
-                f"The answer does not carry over unchanged: for `{STRONG}`, `{k}={pick}` is not among the best "
-                "settings; read the expert curve.")]
+             + (f"The answer holds: `{k}={pick}` is among the best settings there too." if held else
+                f"The answer does not carry over unchanged: there, `{k}={pick}` is not among the best settings; "
+                "read the second curve.")]
     if "search" in t:
         s = t["search"]
         d = _row(s, k, default)
