@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from strategies import StrategyError, parse_strategy
+
 from .compare import folder_name, whole_deals
 from .experiment import code_version, machine
 from .results import Results, ResultsError, play
@@ -241,8 +243,6 @@ def _typed_like(column: pd.Series, like: pd.Series) -> pd.Series:
 
 
 def _default_value(part: Part) -> str:
-    from strategies import parse_strategy
-
     c = parse_strategy(part.player)
     k = c.spec.knob(part.knob)
     return k.show(float(c.params[k.slot]))
@@ -294,10 +294,10 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
             f"`{_knob_text(r[k])}` ({r['win_rate']:.3f})" for _, r in worse.iterrows()) + ".")
     # the strong player: is the setting the answer recommends still among its best?
     pick = b if not better.empty else default
-    strong_default = _strong_default(part)
+    strong_default, mirrored = _strong_default(part)
     sbest = _best_other(strong, k, strong_default)
     s_real_better = strong[strong["real"] & (strong["win_rate"] > FAIR)]
-    if _same(pick, strong_default) and not part.strong_opponent:  # the strong player against itself
+    if _same(pick, strong_default) and mirrored:  # that row is the strong player against itself
         heads.append(Headline(f"{part.strong_player}, {k}={_knob_text(sbest[k])}, against {part.strong_against}",
                               float(sbest["win_rate"]), float(sbest["win_low"]), float(sbest["win_high"]),
                               int(sbest["deals"])))
@@ -311,7 +311,7 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                               int(srow["deals"])))
         top = strong.loc[strong["win_rate"].idxmax()]
         held = bool(srow["win_high"] >= top["win_low"])  # among the best: its interval reaches the best one's
-        plays = "" if part.strong_opponent else f" (which plays `{k}={strong_default}`)"
+        plays = f" (which plays `{k}={strong_default}`)" if mirrored else ""
         detail = (f"against `{part.strong_against}`{plays}, `{k}={pick}` wins {heads[-1].text()}; the best there is "
                   f"`{k}={_knob_text(top[k])}` at {_interval(top)}")
     holds = [f"With `{STRONG}` (the tuned heuristic), the same knob swept for `{part.strong_player}`: {detail}. "
@@ -337,8 +337,14 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
     return answer, holds, heads
 
 
-def _strong_default(part: Part) -> str:
-    return _default_value(replace(part, player=part.strong_player))
+def _strong_default(part: Part) -> tuple[str, bool]:
+    """The knob's value on the strong player's opponent (which the default row plays) and True, or the
+    strong player's own default and False when the opponent has no such knob (a user strategy against
+    `expert`: no row plays the opponent's game)."""
+    try:
+        return _default_value(replace(part, player=part.strong_against)), True
+    except StrategyError:
+        return _default_value(replace(part, player=part.strong_player)), False
 
 
 def _part_charts(part: Part, t: dict[str, pd.DataFrame]) -> dict[str, tuple[str, Callable[[Any], Any]]]:
@@ -414,6 +420,7 @@ BLACK3_VALUES = ("throw", "keep", 2, 4, 8, 12)
 ASK_VALUES = ("never", "always", 4, 6, 8)
 ANSWER_VALUES = ("yes", "no", 50, 100, 200, 400)
 MIN_PILE_VALUES = (1, 2, 3, 4, 5, 6, 8, 10, 12)
+BASELINE_ANSWER = "answer_max=100"  # baseline's answer to "may I go out?"
 
 
 def freezing_the_pile(games: int | None = None, **kw: Any) -> Study:
@@ -437,12 +444,16 @@ def asking_to_go_out(games: int | None = None, **kw: Any) -> Study:
         "asking_to_go_out", "Should I ask my partner before going out, and how should a partner answer?",
         "In a partnership a player may ask \"may I go out?\" and must abide by the answer. Is asking worth it, "
         "and when should the partner say yes?",
-        [Part("ask", ASK_VALUES, note="`ask=N` asks only when the partner holds at least N cards."),
+        [Part("ask", ASK_VALUES, strong_player=f"{STRONG}:{BASELINE_ANSWER}",
+              strong_opponent=f"{STRONG}:{BASELINE_ANSWER}",
+              note="`ask=N` asks only when the partner holds at least N cards. `expert` never asks, so its own "
+                   "answer (always no) has never mattered; asked, it would forbid every going out, so in the "
+                   f"study both `expert` sides answer as `baseline` does (`{BASELINE_ANSWER}`)."),
          Part("answer_max", ANSWER_VALUES, strong_player=f"{STRONG}:ask=always",
-              strong_opponent=f"{STRONG}:ask=always",
+              strong_opponent=f"{STRONG}:ask=always,{BASELINE_ANSWER}",
               note="For the answer, the partner says yes unless the own hand holds at least `answer_max` points; "
-                   f"`baseline` asks every time, and `{STRONG}` (which never asks) is made to ask every time on "
-                   "both sides.")],
+                   f"`baseline` asks every time, and `{STRONG}` is made to ask every time on both sides, its "
+                   f"opponent answering as `baseline` does.")],
         games, **kw)
 
 

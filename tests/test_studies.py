@@ -57,8 +57,15 @@ def test_a_knob_study_without_a_search_check_plays_no_search_game(tmp_path):
 def test_asking_study_answers_both_questions_with_expert_made_to_ask(tmp_path):
     s = studies.asking_to_go_out(games=4, check_games=0, out=tmp_path, workers=1)
     assert {"ask_baseline", "ask_expert", "answer_max_baseline", "answer_max_expert"} <= set(s.tables)
-    assert s.tables["answer_max_expert"].attrs["opponent"] == "expert:ask=always"
+    # expert never asks, and its own answer (always no) would forbid every going out once asked: in the study
+    # the expert opponent answers as baseline does, so the default row is an even match, not a crippled one
+    assert s.tables["answer_max_expert"].attrs["opponent"] == "expert:ask=always,answer_max=100"
     assert s.tables["answer_max_expert"].attrs["strategy"] == "expert:ask=always"
+    row = s.tables["answer_max_expert"].set_index("answer_max").loc["100"]
+    assert row["win_rate"] == 0.5
+    assert s.tables["ask_expert"].attrs["opponent"] == "expert:answer_max=100"
+    assert s.tables["ask_expert"].set_index("ask").loc["never", "win_rate"] == 0.5
+    assert not s.headlines[1].what.startswith("expert:answer_max=100, ask=never,")  # never itself
 
 
 def test_variant_balance_covers_every_preset_by_itself(tmp_path):
