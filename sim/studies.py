@@ -468,6 +468,7 @@ def taking_the_pile(games: int | None = None, **kw: Any) -> Study:
 
 
 LEAD_OUT = "side of the player left of the dealer goes out (share of hands ended by going out)"
+DEALER_SCORE = "dealer's side hand score minus the others' mean"
 
 
 def balance_row(variant: str, games: pd.DataFrame, hands: pd.DataFrame) -> list[dict[str, Any]]:
@@ -503,8 +504,7 @@ def balance_row(variant: str, games: pd.DataFrame, hands: pd.DataFrame) -> list[
          "high": hi, "excess": k / len(games) - fair},
         {**base, **share, "measure": LEAD_OUT, "value": lk / max(int(went.sum()), 1), "low": llo, "high": lhi,
          "excess": lk / max(int(went.sum()), 1) - fair},
-        {**base, "measure": "dealer's side hand score minus the others' mean", "value": d, "low": dlo, "high": dhi,
-         "excess": d},
+        {**base, "measure": DEALER_SCORE, "value": d, "low": dlo, "high": dhi, "excess": d},
         {**base, "measure": "turns per hand", "value": turns[0], "low": turns[1], "high": turns[2], "excess": np.nan},
         {**base, "measure": "hands per game", "value": hpg[0], "low": hpg[1], "high": hpg[2], "excess": np.nan},
         {**base, "measure": "hand score per side, standard deviation", "value": sd, "low": np.nan, "high": np.nan,
@@ -564,11 +564,18 @@ def variant_balance(games: int | None = None, seed: int = SEED, check_games: int
         verdict = ("no measurable seat advantage" if r.low <= r.fair_share <= r.high else
                    f"an advantage of {_fmt_pct(r.excess)} to the first dealer's side" if r.excess > 0 else
                    f"a disadvantage of {_fmt_pct(r.excess)} to the first dealer's side")
-        length = table[(table.variant == r.variant) & (table.measure == "hands per game")].iloc[0]
-        turns = table[(table.variant == r.variant) & (table.measure == "turns per hand")].iloc[0]
+        of = table[table.variant == r.variant].set_index("measure")
+        length, turns, lead, dealt = (of.loc[m] for m in ("hands per game", "turns per hand", LEAD_OUT, DEALER_SCORE))
         answer.append(f"- **{r.variant}**: the first dealer's side wins {r.value:.3f} [{r.low:.3f}, {r.high:.3f}] "
-                      f"of games (fair share {r.fair_share:.3f}): {verdict}. A game lasts {length.value:.2f} "
-                      f"hands of {turns.value:.1f} turns.")
+                      f"of games (fair share {r.fair_share:.3f}): {verdict}. Within a hand, the dealer's side scores "
+                      f"{dealt.value:+.0f} [{dealt.low:+.0f}, {dealt.high:+.0f}] points against the others' mean, and "
+                      f"the side of the player left of the dealer, who plays first, goes out in {lead.value:.3f} "
+                      f"[{lead.low:.3f}, {lead.high:.3f}] of the hands ended by going out (fair share "
+                      f"{lead.fair_share:.3f}). A game lasts {length.value:.2f} hands of {turns.value:.1f} turns.")
+    if len(first):
+        answer.append("\nThe deal moves on every hand, so what the dealer's side loses in one hand it gets "
+                      "back as the first to play in another: over a whole game the seating is close to fair, and "
+                      "any advantage is in the hand, not in the game.")
     from . import plots
 
     holds = ""
