@@ -573,9 +573,9 @@ def variant_balance(games: int | None = None, seed: int = SEED, check_games: int
                       f"[{lead.low:.3f}, {lead.high:.3f}] of the hands ended by going out (fair share "
                       f"{lead.fair_share:.3f}). A game lasts {length.value:.2f} hands of {turns.value:.1f} turns.")
     if len(first):
-        answer.append("\nThe deal moves on every hand, so what the dealer's side loses in one hand it gets "
-                      "back as the first to play in another: over a whole game the seating is close to fair, and "
-                      "any advantage is in the hand, not in the game.")
+        answer.append("\nThe deal moves on every hand, so a side that deals one hand plays from the other "
+                      "seats in the next: whatever dealing gains or costs within a hand largely evens out over a "
+                      "game, which is why the seat advantage of a whole game is so much smaller than the hand's.")
     from . import plots
 
     holds = ""
