@@ -744,8 +744,8 @@ def report_markdown(study: Study, command: str, images: dict[str, str]) -> str:
     for heading, table in report_tables(study):
         lines += [f"### {heading}", "", table, ""]
     lines += ["---", "", f"canasta-lab {cv['package']}, engine sources {cv['engine_sources']}, git {cv['git']}; "
-              f"{study.wall_seconds:.0f} s on {mc['host']} ({mc['cpus']} cores, {mc['system']}, Python "
-              f"{mc['python']}).", ""]
+              f"{study.wall_seconds:.0f} s for this run (games already in the study's cache are reused) on "
+              f"{mc['host']} ({mc['cpus']} cores, {mc['system']}, Python {mc['python']}).", ""]
     return "\n".join(lines)
 
 
