@@ -156,15 +156,17 @@ def read(path: str | os.PathLike[str], games: int | None = None) -> Results:
     return Results(g, f.read(games, hands=True) if f.hands else None, meta)
 
 
-def check_writable(path: str | os.PathLike[str], force: bool = False, suffix: str = ".parquet") -> Path:
-    """Fail before any work is done if the output cannot be written (or would overwrite a file)."""
+def check_writable(path: str | os.PathLike[str], force: bool = False, suffix: str = ".parquet",
+                   label: str = "output") -> Path:
+    """Fail before any work is done if the output cannot be written (or would overwrite a file);
+    `label` names it in the message (`--save` for a tuned strategy file)."""
     p = Path(path)
     if p.suffix != suffix:
-        raise ResultsError(f"output {str(p)!r} must end in {suffix}")
+        raise ResultsError(f"{label} {str(p)!r} must end in {suffix}")
     if p.is_dir():
-        raise ResultsError(f"output {str(p)!r} is a folder; give a file path ending in {suffix}")
+        raise ResultsError(f"{label} {str(p)!r} is a folder; give a file path ending in {suffix}")
     if p.exists() and not force:
-        raise ResultsError(f"output {str(p)!r} already exists; choose another path or pass --force")
+        raise ResultsError(f"{label} {str(p)!r} already exists; choose another path or pass --force")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable (it does not exist)")

@@ -379,20 +379,10 @@ def check_name(name: str) -> None:
 
 
 def check_save(save: str | Path, force: bool) -> Path:
-    """The strategy file to write: a .py file in a writable folder, not overwritten without force."""
-    from .store import can_write_in
+    """The strategy file to write (loaded later with --load): checked as every output is."""
+    from .results import check_writable
 
-    p = Path(save)
-    if p.suffix != ".py":
-        raise ValueError(f"--save {str(p)!r}: give a Python file name ending in .py (it is loaded with --load)")
-    if p.is_dir():
-        raise ValueError(f"--save {str(p)!r} is a folder; give a file name ending in .py")
-    if p.exists() and not force:
-        raise ValueError(f"--save {str(p)!r} already exists; give another --save, or --force to replace it")
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir() or not can_write_in(folder):
-        raise ValueError(f"--save {str(p)!r}: cannot write in folder {str(folder)!r}; give a writable folder")
-    return p
+    return check_writable(save, force, suffix=".py", label="--save")
 
 
 def tune_command(v: Variant, base: StrategyChoice, opp: StrategyChoice, dims: Sequence[Dimension], budget: int,

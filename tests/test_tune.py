@@ -168,8 +168,8 @@ def test_an_existing_strategy_file_is_kept_without_force(tmp_path, monkeypatch, 
     monkeypatch.setattr(T, "Experiment", lambda *a, **k: pytest.fail("a game was played"))
     f = tmp_path / "tuned.py"
     f.write_text("# mine\n")
-    for save, needle in ((f, "already exists; give another --save, or --force"), (tmp_path / "t.txt", "ending in .py"),
-                         (tmp_path / "missing" / "t.py", "cannot write in folder")):
+    for save, needle in ((f, "--save '" + str(f) + "' already exists; choose another path or pass --force"),
+                         (tmp_path / "t.txt", "must end in .py"), (tmp_path / "missing" / "t.py", "does not exist")):
         assert main(["tune", "baseline", "--vs", "baseline", "--knobs", "min_pile", "--budget", "400", "--variant",
                      "classic-2p", "--save", str(save)]) == 2
         err = capsys.readouterr().err.strip()
