@@ -64,6 +64,7 @@ class Variant:
     one_card_pile_rule: bool = True
     end_of_stock: str = "E-CLASSIC"
     last_red3_may_meld: bool = True
+    empty_stock_take_ends_hand: bool = False  # R-06 read literally (the seed's own words)
     target_score: int = 5000
     target_strict: bool = False
     dealer_rotation: str = "left"
@@ -194,6 +195,7 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_ONE_CARD] = int(v.one_card_pile_rule)
     R[L.R_EOS] = END_OF_STOCK[v.end_of_stock]
     R[L.R_LAST_R3_MELD] = int(v.last_red3_may_meld)
+    R[L.R_EOS_TAKE_ENDS] = int(v.empty_stock_take_ends_hand)
     R[L.R_TARGET] = v.target_score
     R[L.R_TARGET_STRICT] = int(v.target_strict)
     R[L.R_MAX_TURNS] = v.max_turns_per_hand
@@ -330,6 +332,8 @@ RULE_DOCS: dict[str, str] = {
     "one_card_pile_rule": "a player holding one card may not take a pile of one card (R-20)",
     "end_of_stock": "what happens when the stock runs out (E-CLASSIC: R-05, R-06)",
     "last_red3_may_meld": "a red three drawn as the last stock card still lets the player meld (R-05)",
+    "empty_stock_take_ends_hand": "R-06 read literally: a pile taken once the stock is empty ends the hand as soon as "
+                                  "it is taken (no more melds, no discard, no going out)",
     "target_score": "the game ends when a side reaches this score (a tie for the lead plays on, R-03)",
     "target_strict": "the target must be exceeded rather than reached",
     "dealer_rotation": "direction in which the deal passes",
@@ -395,6 +399,7 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "one_card_pile_rule": bool(R[L.R_ONE_CARD]),
         "end_of_stock": inv[int(R[L.R_EOS])],
         "last_red3_may_meld": bool(R[L.R_LAST_R3_MELD]),
+        "empty_stock_take_ends_hand": bool(R[L.R_EOS_TAKE_ENDS]),
         "target_score": int(R[L.R_TARGET]),
         "target_strict": bool(R[L.R_TARGET_STRICT]),
         "dealer_rotation": "left" if R[L.R_DEALER_DIR] > 0 else "right",

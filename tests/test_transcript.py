@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from sim.results import play
+from sim.rules import get_variant, with_rules
 from sim.runner import make_job
 from sim.transcript import events
 
@@ -138,6 +139,11 @@ class Replay:
         self.hand_ends: list[dict[str, Any]] = []
         self.dealer = -1
         self.i = 0
+        # R-06 read literally (the rule switch empty_stock_take_ends_hand): a pile taken when the stock is
+        # empty ends the hand once taken, so only the take's own melds and red threes may follow
+        self.literal_eos = bool(game["rules"].get("empty_stock_take_ends_hand", False))
+        self.take_must_end = False
+        self.empty_stock_takes = 0
         self.run()
 
     # bookkeeping -------------------------------------------------------------------------------------------
@@ -186,6 +192,8 @@ class Replay:
                 for p in range(self.players):
                     if any(self.hands[p][c] for c in RED3):
                         self.flag("red3_in_hand", f"player {p} holds {self.hand_cards(p)}")
+            if self.take_must_end:
+                self.check_literal_end(e)
             getattr(self, "on_" + t)(e)
             table = self.table()
             if table != self.pack or sum(table.values()) != sum(self.pack.values()):
@@ -313,8 +321,19 @@ class Replay:
             if is_red3(c):
                 self.expect_r3.append((p, c, "stock"))
 
+    def check_literal_end(self, e: dict[str, Any]) -> None:
+        t = e["event"]
+        if t == "hand_end":
+            self.take_must_end = False
+            if e["reason"] != "stock":
+                self.flag("end_of_stock", f"the hand ends by {e['reason']!r} after a take at the empty stock")
+        elif t != "red_three" and not (t == "meld" and self.pickup is not None):
+            self.flag("end_of_stock", "the hand goes on after a pile taken at the empty stock (R-06 read literally)")
+
     def on_take_pile(self, e: dict[str, Any]) -> None:
         p = e["player"]
+        self.take_must_end = self.literal_eos and not self.stock
+        self.empty_stock_takes += not self.stock
         self.start_turn(p, took=True)
         assert self.turn is not None
         if e["cards"] != self.pile:
@@ -738,3 +757,28 @@ def test_transcript_replay_flags_a_tampered_transcript(tamper, check):
     assert not Replay("classic-4p", list(evs)).issues
     tamper(evs)
     assert Replay("classic-4p", evs).issues.get(check)
+
+
+R06_GAMES = range(12)  # pile-hoarder exhausts the stock and takes piles there (about three takes a game)
+R06_STRATEGY = ("pile-hoarder",)
+
+
+def test_r06_read_literally_ends_the_hand_as_soon_as_a_pile_is_taken_at_the_empty_stock():
+    """The rule switch empty_stock_take_ends_hand (R-06 read literally): the replayer finds nothing after
+    such a take but its own melds and red threes, then a hand end by the stock. Under the project's
+    reading (the default) play goes on after it, which the same check flags: the switch changes play."""
+    literal = with_rules(get_variant("classic-4p"), ["empty_stock_take_ends_hand=true"])
+    takes = 0
+    for g in R06_GAMES:
+        r = Replay("classic-4p", list(events(make_job(literal, R06_STRATEGY, 5), g)))
+        assert not any(r.issues.values()), dict(r.issues)
+        takes += r.empty_stock_takes
+    assert takes >= 3, "too few takes at the empty stock to check the rule; play more games"
+    went_on = 0
+    for g in R06_GAMES:
+        evs = [dict(e) for e in transcript("classic-4p", R06_STRATEGY, 5, g)]
+        evs[0] = {**evs[0], "rules": {**evs[0]["rules"], "empty_stock_take_ends_hand": True}}
+        went_on += len(Replay("classic-4p", evs).issues.get("end_of_stock", []))
+    assert went_on > 0
+    checked = play(literal, R06_STRATEGY[0], games=200, seed=1, check=True, workers=1)  # the 5.8 invariants
+    assert (checked.games["capped_hands"] == 0).all()

@@ -96,6 +96,7 @@ R_CONC_PARTNER_UNMELDED = 34  # R-13 option concealed_requires_partner_unmelded
 R_FREEZE_ON = 35  # card classes whose discard freezes the pile
 R_BLOCK_ON = 36  # card classes whose discard bars the next player from the pile (block_next)
 R_UPCARD_BLOCK = 37  # card classes that stay as the upcard and bar the first player
+R_EOS_TAKE_ENDS = 38  # R-06 read literally: a pile taken at the empty stock ends the hand once taken
 R_CARDVAL = 40  # 14 values, by rank class
 R_RED3TAB = 56  # red-three points for 0..8 threes held by a side (magnitude)
 R_MTAB_THR = 66  # up to 8 thresholds (ascending), first is "minus infinity"

@@ -2,7 +2,9 @@
 take the pile when its top card can be laid off on the side's meld (M3) and may take it by any other
 legal method; a player who cannot or will not take it ends the hand. A red three drawn as the last
 card, or needing a replacement from an empty stock, ends the hand after the player may meld
-(`last_red3_may_meld`). This module reads `end_of_stock` and `last_red3_may_meld`."""
+(`last_red3_may_meld`). Read literally, R-06 ends the hand as soon as such a take is made
+(`empty_stock_take_ends_hand`). This module reads `end_of_stock`, `last_red3_may_meld` and
+`empty_stock_take_ends_hand`."""
 
 from .decide import add_opt_nb
 from .jit import engine_jit
@@ -14,10 +16,13 @@ from .layout import (
     O_END,
     OPT_A,
     R_EOS,
+    R_EOS_TAKE_ENDS,
     R_LAST_R3_MELD,
     S_ENDED,
     S_ERR,
     S_LAIDT,
+    S_STOCK_N,
+    S_TOOK,
     TAKE_M3,
 )
 from .meld import meld_phase_nb
@@ -49,6 +54,19 @@ def last_red3_nb(R, S, F, p):
 @engine_jit(inline="always")
 def end_last_red3_nb(S, p):
     """R-05: after the melds the last red three allows, the hand ends."""
+    end_at_stock_nb(S, p)
+
+
+@engine_jit(inline="always")
+def take_ends_hand_nb(R, S):
+    """R-06 read literally (`empty_stock_take_ends_hand`): the pile was taken this turn with the stock
+    empty, so the hand ends now, the take and its melds made, with no discard and no going out."""
+    return R[R_EOS_TAKE_ENDS] != 0 and S.st[S_TOOK] != 0 and S.st[S_STOCK_N] == 0
+
+
+@engine_jit(inline="always")
+def end_at_stock_nb(S, p):
+    """The hand ends at the stock (no going-out bonus) after seat p's melds of this turn."""
     S.st[S_ENDED] = END_STOCK
     if S.st[S_LAIDT] != 0:
         S.hand[p, HC_LAID] = 1

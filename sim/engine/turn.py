@@ -47,7 +47,7 @@ from .layout import (
     TURN_START,
 )
 from .meld import meld_phase_from_nb
-from .stockend import end_last_red3_nb, last_red3_nb
+from .stockend import end_at_stock_nb, end_last_red3_nb, last_red3_nb, take_ends_hand_nb
 
 
 @engine_jit(inline="always")
@@ -120,6 +120,9 @@ def turn_nb(R, S, F, p, seat, at, i):
             check_nb(R, S, CHECK_IN_TURN)
         if st[S_LASTR3] != 0:
             last_red3_nb(R, S, F, p)
+            return
+        if take_ends_hand_nb(R, S):
+            end_at_stock_nb(S, p)  # R-06 read literally
             return
         n = enum_ask_nb(R, S, p)
         if n > 1:
