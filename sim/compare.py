@@ -35,7 +35,7 @@ from .stats import (
     sprt_status,
     sprt_values,
 )
-from .store import RUN_FILE, ResultsError, can_write_in, remove_run, write_json_atomic
+from .store import RUN_FILE, OtherRunError, ResultsError, can_write_in, remove_run, write_json_atomic
 from .tidy import knob_table, with_knobs, with_pair_knobs
 
 SPRT_BATCH_GAMES = 2000  # games between two looks of a sequential test (rounded up to whole deals)
@@ -222,7 +222,7 @@ def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
         if not force:
             other = theirs.get("command", "another command")
             detail = "" if other != what["command"] else f" (different {_first_difference(theirs, what)})"
-            raise ResultsError(f"{str(p)!r} holds the results of another {other}{detail}; give another folder, "
+            raise OtherRunError(f"{str(p)!r} holds the results of another {other}{detail}; give another folder, "
                                "or --force to replace them")
     elif theirs is None and ours and not runs and not force:
         # a report without its games: not one of ours to replace silently

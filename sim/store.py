@@ -42,6 +42,11 @@ class ResultsError(ValueError):
     """A results file or folder that is missing, corrupt, or not written by this run."""
 
 
+class OtherRunError(ResultsError):
+    """The output folder holds the results of another run or command: refused unless `force`
+    replaces them (a cache, sim.studies.cached, replaces them on purpose)."""
+
+
 def part_name(g0: int, g1: int) -> str:
     return f"part-{g0:09d}-{g1:09d}.parquet"
 
@@ -246,7 +251,7 @@ def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool
             _wipe(p)
             return _new(p, identity, hands)
         what = describe or "this run"
-        raise ResultsError(f"{str(p)!r} holds another run ({_difference(theirs, identity, record, hands)}) than "
+        raise OtherRunError(f"{str(p)!r} holds another run ({_difference(theirs, identity, record, hands)}) than "
                            f"{what}; give another folder, or --force to replace it")
     if foreign:
         raise ResultsError(f"{str(foreign[0])!r} in run folder {str(p)!r} is not part of the run; remove it or "

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import platform
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,14 +21,16 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from strategies import StrategyError, parse_strategy
 
-from .compare import folder_name, whole_deals
+from .compare import CONFIDENCE, fmt_interval, folder_name, whole_deals
 from .experiment import code_version, machine
 from .results import Results, ResultsError, play
 from .rules import PRESETS, Variant, get_variant, with_rules
-from .stats import mean_interval, wilson
+from .stats import TWO_SIDED, mean_interval, wilson
+from .store import OtherRunError, can_write_in
 from .sweep import sweep
 from .tidy import hand_sides
 
@@ -45,8 +46,8 @@ VARIANT = "classic-4p"
 STRONG = "expert"
 SEARCH = "search"
 FAIR = 0.5  # an even match
-Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
-Z95_WIDTH = 2 * Z95  # a 95% interval's width in standard errors
+Z95 = float(special.ndtri((1 + CONFIDENCE) / TWO_SIDED))  # the normal quantile of a two-sided 95% interval
+Z95_WIDTH = TWO_SIDED * Z95  # a 95% interval's width in standard errors
 
 
 def games_from_env(default: int = FULL_GAMES) -> int:
@@ -111,9 +112,7 @@ def cached(fn: Callable[..., Any], *args: Any, out: str | Path, **kw: Any) -> An
     another run (an edited strategy, another code version) are replaced instead of refused."""
     try:
         return fn(*args, out=out, **kw)
-    except ResultsError as exc:
-        if "another" not in str(exc):
-            raise
+    except OtherRunError:
         return fn(*args, out=out, **{**kw, "force": True})
 
 
@@ -153,7 +152,7 @@ class Headline:
         return self.half_width <= TARGET_HALF_WIDTH and self.deals >= MIN_DEALS
 
     def text(self, digits: int = 3) -> str:
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+        return fmt_interval(self.value, self.low, self.high, digits)
 
 
 @dataclass
@@ -265,7 +264,7 @@ def _best_other(df: pd.DataFrame, k: str, default: str) -> pd.Series:
 
 
 def _interval(r: pd.Series) -> str:
-    return f"{r['win_rate']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}]"
+    return fmt_interval(r["win_rate"], r["win_low"], r["win_high"])
 
 
 def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], list[str], list[Headline]]:
@@ -776,7 +775,7 @@ def check_report_target(folder: str | Path, name: str, force: bool) -> Path:
     probe = root
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK):
+    if not probe.is_dir() or not can_write_in(probe):
         raise ResultsError(f"cannot write the report into {str(root)!r}: {str(probe)!r} is not a writable folder")
     target = root / f"{name}.md"
     if target.exists() and not force:
@@ -785,6 +784,3 @@ def check_report_target(folder: str | Path, name: str, force: bool) -> Path:
         raise ResultsError(f"{str(target)!r} was not written by canasta-lab report; give another --out")
     return target
 
-
-def environment_line() -> str:
-    return f"{platform.node()} ({os.cpu_count()} cores)"
