@@ -60,6 +60,7 @@ FIGURES: tuple[tuple[str, str, str], ...] = (
     ("black3_discards", "black threes thrown per side and hand", "f2"),
     ("asks", "asks per side and hand", "f2"),
     ("yes_answers", "\"yes\" answers per side and hand", "f2"),
+    ("top_takes", "top discards taken alone per side and hand (House-001)", "f2"),
 )
 
 

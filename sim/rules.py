@@ -12,6 +12,7 @@ import numpy as np
 from .engine import layout as L
 
 MINUS_INF = -(10**9)
+PPM = L.PPM  # probabilities reach the kernels as whole parts per million
 
 # Card values by rank class: A 2 3 4 5 6 7 8 9 T J Q K Joker (§2 row 22; the 3 is the black three).
 CLASSIC_VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
@@ -35,11 +36,13 @@ class Variant:
     jokers_per_deck: int = 2
     hand_size: int = 11
     draw_count: int = 1
+    top_card_draw: bool = False  # R-54 (House-001)
     upcard: bool = True
     card_values: tuple[int, ...] = CLASSIC_VALUES
     initial_meld_table: tuple[tuple[int, int], ...] = CLASSIC_MELD_TABLE
     min_naturals: int = 2
     max_wilds: int = 3
+    wilds_below_naturals: bool = False  # R-65 (House-001), R-36 (Boat)
     canasta_bonus_natural: int = 500
     canasta_bonus_mixed: int = 300
     red3_points: tuple[int, ...] = (0, 100, 200, 300, 800)  # by count held by a side
@@ -57,6 +60,7 @@ class Variant:
     canasta_size: int = 7
     going_out_canastas: int = 1
     going_out_bonus: int = 100
+    going_out_discard: bool = False  # R-58 (House-001): the final discard is required
     concealed_total: int = 200  # 0 = no concealed bonus (R-13: 200 in total)
     concealed_waives_minimum: bool = True  # R-13
     concealed_requires_partner_unmelded: bool = False  # R-13 option
@@ -65,6 +69,8 @@ class Variant:
     end_of_stock: str = "E-CLASSIC"
     last_red3_may_meld: bool = True  # R-05
     empty_stock_take_ends_hand: bool = False  # R-06 read literally (the seed's own words)
+    exact_deal_bonus: int = 0  # R-04 (House-001, House-003): 0 = no dealing bonus
+    exact_deal_prob: float = 0.0
     target_score: int = 5000
     target_strict: bool = False
     dealer_rotation: str = "left"
@@ -151,6 +157,11 @@ def validate(v: Variant) -> None:
     _need(v.end_of_stock in END_OF_STOCK, f"end_of_stock={v.end_of_stock!r}: implemented {sorted(END_OF_STOCK)}")
     _need(v.dealer_rotation in ("left", "right"), "dealer_rotation: left or right")
     _need(v.going_out_canastas >= 0 and v.target_score > 0, "going_out_canastas >= 0, target_score > 0")
+    _need(0.0 <= v.exact_deal_prob <= 1.0, f"exact_deal_prob={v.exact_deal_prob}: accepted 0 to 1")
+    _need(v.exact_deal_bonus >= 0 and v.exact_deal_bonus % 5 == 0,
+          f"exact_deal_bonus={v.exact_deal_bonus}: a multiple of 5, at least 0 (0: no dealing bonus)")
+    _need(v.exact_deal_bonus > 0 or v.exact_deal_prob == 0.0,
+          "exact_deal_prob needs a dealing bonus: set exact_deal_bonus too (House presets have 100)")
     _need(1 <= v.max_turns_per_hand <= 100_000 and 1 <= v.max_hands_per_game <= 10_000,
           "max_turns_per_hand 1-100000, max_hands_per_game 1-10000")
     if v.ask_partner != "none":
@@ -184,6 +195,11 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_B3MAX] = v.black3_meld_max
     R[L.R_MIN_NAT] = v.min_naturals
     R[L.R_MAX_WILD] = v.max_wilds
+    R[L.R_WILD_LT_NAT] = int(v.wilds_below_naturals)
+    R[L.R_TOP_CARD] = int(v.top_card_draw)
+    R[L.R_GO_DISCARD] = int(v.going_out_discard)
+    R[L.R_EXACT_PPM] = round(v.exact_deal_prob * PPM)
+    R[L.R_EXACT_BONUS] = v.exact_deal_bonus
     R[L.R_CANBONUS + L.CK_NATURAL] = v.canasta_bonus_natural
     R[L.R_CANBONUS + L.CK_MIXED] = v.canasta_bonus_mixed
     R[L.R_CANASTA] = v.canasta_size
@@ -261,6 +277,39 @@ _add(Variant(
     red3_points=(0, 100, 200, 300, 400, 1000, 1200), black3_meld_max=6, ask_partner="choose_one_partner",
 ))
 
+# House-001 (seed 001, VARIANTS.md 3.6): eights are worth 5 (R-51)
+HOUSE_001_VALUES = (20, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 50)
+HOUSE_001_SIDES = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}  # R-52
+HOUSE_001_HANDS = {2: 15, 3: 13, 4: 11}
+for _n in (2, 3, 4):
+    _add(Variant(
+        name=f"house-001-{_n}p", seed_doc="001",
+        description=(f"House Canasta (seed 001) for {_n}"
+                     + (" in two partnerships" if _n == 4 else ", each for himself")
+                     + ": the top discard alone as a third draw, eights 5, a final discard to go out, "
+                       "exact-deal bonus, the deal passing right"),
+        players=_n, sides=HOUSE_001_SIDES[_n], hand_size=HOUSE_001_HANDS[_n],
+        card_values=HOUSE_001_VALUES, wilds_below_naturals=True, top_card_draw=True,
+        pile_methods_frozen=("M1", "M2"), pile_methods_premeld=("M1", "M2"),  # R-55
+        going_out_discard=True, concealed_total=0, concealed_waives_minimum=False,  # R-58, R-62
+        ask_partner="partner" if _n == 4 else "none",
+        exact_deal_bonus=100, exact_deal_prob=0.10, dealer_rotation="right",  # R-04, R-63
+    ))
+_add(Variant(
+    name="house-003-4p", seed_doc="003",
+    description="House Canasta (seed 003) for four in two partnerships: 13 cards, draw two or take the pile, "
+                "two canastas to go out, exact-deal bonus, game over 5000",
+    players=4, sides=((0, 2), (1, 3)), hand_size=13, draw_count=2, going_out_canastas=2,  # R-70, R-71
+    pile_methods_premeld=("M1", "M2"),  # R-72 to R-74; frozen: M1 only
+    concealed_total=0, concealed_waives_minimum=False,  # R-77
+    exact_deal_bonus=100, exact_deal_prob=0.10, target_strict=True,  # R-04, R-78
+))
+
+
+def exact_deal_cards(v: Variant) -> int:
+    """Cards the dealer must grab for the exact-deal bonus: every hand and the upcard (R-66, §1.12)."""
+    return v.players * v.hand_size + (1 if v.upcard else 0)
+
 
 def family_players(family: str) -> list[int]:
     return sorted(v.players for v in PRESETS.values() if v.name.rsplit("-", 1)[0] == family)
@@ -300,6 +349,9 @@ RULE_DOCS: dict[str, str] = {
     "jokers_per_deck": "jokers added per deck",
     "hand_size": "cards dealt to each player",
     "draw_count": "cards drawn from the stock in the draw step (a last single card is a complete draw, R-08)",
+    "top_card_draw": "the top discard alone may be taken into the hand instead of drawing: not a wild or black "
+                     "three, frozen pile or not, never at an empty stock, and not discarded again that turn "
+                     "(House-001 R-54)",
     "upcard": "a card is turned up to start the pile; a wild or red three is covered and freezes it (R-21)",
     "card_values": "points per card: A 2 3 4 5 6 7 8 9 T J Q K joker (the 3 is the black three; red threes "
                    "score separately)",
@@ -307,6 +359,7 @@ RULE_DOCS: dict[str, str] = {
                           "(from score, minimum), the first row for any score (R-10)",
     "min_naturals": "fewest natural cards in a rank meld (R-14)",
     "max_wilds": "most wild cards in a rank meld (R-14)",
+    "wilds_below_naturals": "a rank meld always holds fewer wild cards than natural ones (House-001 R-65)",
     "canasta_bonus_natural": "bonus for a canasta without wilds",
     "canasta_bonus_mixed": "bonus for a canasta with at least one wild",
     "red3_points": "points for 0, 1, 2, ... red threes laid out by a side (the last value holds for more; R-19)",
@@ -325,6 +378,7 @@ RULE_DOCS: dict[str, str] = {
     "canasta_size": "cards that make a canasta",
     "going_out_canastas": "canastas a side needs before one of its players may go out",
     "going_out_bonus": "bonus for going out",
+    "going_out_discard": "going out needs a final discard: the last card may never be melded (House-001 R-58)",
     "concealed_total": "bonus in total for going out concealed; 0: none (R-13)",
     "concealed_waives_minimum": "a concealed going out after a stock draw needs no initial-meld minimum (R-13)",
     "concealed_requires_partner_unmelded": "concealed only while the partners have laid nothing either (R-13)",
@@ -334,6 +388,8 @@ RULE_DOCS: dict[str, str] = {
     "last_red3_may_meld": "a red three drawn as the last stock card still lets the player meld (R-05)",
     "empty_stock_take_ends_hand": "R-06 read literally: a pile taken once the stock is empty ends the hand as soon as "
                                   "it is taken (no more melds, no discard, no going out)",
+    "exact_deal_bonus": "bonus to the dealer's side when the dealer grabbed exactly the cards needed; 0: none (R-04)",
+    "exact_deal_prob": "probability of that exact deal, an independent draw each hand (a modelling assumption, R-04)",
     "target_score": "the game ends when a side reaches this score (a tie for the lead plays on, R-03)",
     "target_strict": "the target must be exceeded rather than reached",
     "dealer_rotation": "direction in which the deal passes",
@@ -370,11 +426,13 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "jokers_per_deck": int(R[L.R_JOKERS]) // int(R[L.R_DECKS]),
         "hand_size": int(R[L.R_HAND]),
         "draw_count": int(R[L.R_DRAW]),
+        "top_card_draw": bool(R[L.R_TOP_CARD]),
         "upcard": bool(R[L.R_UPCARD]),
         "card_values": tuple(int(R[L.R_CARDVAL + r]) for r in range(L.NR)),
         "initial_meld_table": tuple((int(R[L.R_MTAB_THR + i]), int(R[L.R_MTAB_REQ + i])) for i in range(ntab)),
         "min_naturals": int(R[L.R_MIN_NAT]),
         "max_wilds": int(R[L.R_MAX_WILD]),
+        "wilds_below_naturals": bool(R[L.R_WILD_LT_NAT]),
         "canasta_bonus_natural": int(R[L.R_CANBONUS + L.CK_NATURAL]),
         "canasta_bonus_mixed": int(R[L.R_CANBONUS + L.CK_MIXED]),
         "red3_points": tuple(red3),
@@ -392,6 +450,7 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "canasta_size": int(R[L.R_CANASTA]),
         "going_out_canastas": int(R[L.R_GO_CANASTAS]),
         "going_out_bonus": int(R[L.R_GO_BONUS]),
+        "going_out_discard": bool(R[L.R_GO_DISCARD]),
         "concealed_total": int(R[L.R_CONC_BONUS]),
         "concealed_waives_minimum": bool(R[L.R_CONC_WAIVE]),
         "concealed_requires_partner_unmelded": bool(R[L.R_CONC_PARTNER_UNMELDED]),
@@ -400,6 +459,8 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "end_of_stock": inv[int(R[L.R_EOS])],
         "last_red3_may_meld": bool(R[L.R_LAST_R3_MELD]),
         "empty_stock_take_ends_hand": bool(R[L.R_EOS_TAKE_ENDS]),
+        "exact_deal_bonus": int(R[L.R_EXACT_BONUS]),
+        "exact_deal_prob": int(R[L.R_EXACT_PPM]) / PPM,
         "target_score": int(R[L.R_TARGET]),
         "target_strict": bool(R[L.R_TARGET_STRICT]),
         "dealer_rotation": "left" if R[L.R_DEALER_DIR] > 0 else "right",
@@ -440,6 +501,16 @@ def _parse_int(key: str, text: str) -> int:
         raise RulesError(f"--rule {key}={text!r}: give a whole number") from None
 
 
+def _parse_float(key: str, text: str) -> float:
+    try:
+        x = float(text.strip())
+    except ValueError:
+        raise RulesError(f"--rule {key}={text!r}: give a number, e.g. 0.2") from None
+    if x != x or x in (float("inf"), float("-inf")):
+        raise RulesError(f"--rule {key}={text!r}: give a finite number")
+    return x
+
+
 def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
     """One `KEY=VALUE` house rule, typed by the field it sets (validated with the others later)."""
     key, eq, text = item.partition("=")
@@ -458,6 +529,8 @@ def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
         return key, _parse_bool(key, text)
     if isinstance(current, int):
         return key, _parse_int(key, text)
+    if isinstance(current, float):
+        return key, _parse_float(key, text)
     if key == "initial_meld_table":
         rows = []
         for part in text.split(","):

@@ -172,8 +172,11 @@ def hand_sides(hands: pd.DataFrame, games: pd.DataFrame | None = None,
         part.insert(2, "side", np.int64(s))
         part["went_out"] = (hands["out_side"] == s).to_numpy()
         part["concealed"] = part["went_out"] & hands["concealed"].to_numpy()
-        for name in (*L.COMPONENTS, *kinds, *L.SIDE_COUNTS):
+        for name in L.COMPONENTS:
             part[name] = hands[f"{name}_{s}"].to_numpy()
+        for name in (*kinds, *L.SIDE_COUNTS):
+            col = f"{name}_{s}"  # counts added to the hands table later read 0 in a run played before them
+            part[name] = hands[col].to_numpy() if col in hands else np.zeros(len(hands), np.int64)
         part["cum"] = hands[f"cum_{s}"].to_numpy()
         parts.append(part)
     long = pd.concat(parts, ignore_index=True).sort_values(["game", "hand", "side"], kind="stable",

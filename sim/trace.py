@@ -68,6 +68,8 @@ def describe_option(kind: int, a: int, b: int, c: int) -> str:
         return f"ask partner seat {a}"
     if kind == L.O_DISCARD:
         return f"discard {_card(a)}"
+    if kind == L.O_TOP:
+        return f"take the top discard {_card(a)} alone"
     raise ValueError(f"option kind {kind} ({name}) has no description")
 
 

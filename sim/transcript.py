@@ -45,19 +45,24 @@ def record(job: Job, game: int, n_events: int = 200_000) -> tuple[np.ndarray, np
 def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
     v = job.variant
     ev, evc, row = record(job, game)
+    whole: dict[tuple[int, int], list[str]] = {}  # every meld's cards so far this hand, by (side, meld)
     yield {"event": "game", "variant": v.name, "seed": job.seed, "game": game, "deal": int(row[L.G_DEAL]),
            "players": v.players, "sides": [list(s) for s in v.sides], "strategies": job.seat_labels(game),
            "rules": v.to_dict()}
     for e in ev:
-        t, p, a, b, c, off, cnt, d = (int(x) for x in e)
+        t, p, a, b, c, off, cnt, d, x = (int(f) for f in e)
         cards = [int(x) for x in evc[off:off + cnt]]  # card kinds, or points for hand_end/game_end
         names = [card_name(k) for k in cards] if t not in (L.EV_HANDEND, L.EV_GAMEEND) else []
         if t == L.EV_DEAL:
             hs, npile, nstock = a, b, c
             hands = [names[i * hs:(i + 1) * hs] for i in range(v.players)]
             rest = names[v.players * hs:]
-            yield {"event": "deal", "hand": d, "dealer": p, "hands": hands, "feet": [],
-                   "stock": rest[npile:npile + nstock], "pile": rest[:npile]}
+            whole.clear()
+            deal: dict[str, Any] = {"event": "deal", "hand": d, "dealer": p, "hands": hands, "feet": [],
+                                    "stock": rest[npile:npile + nstock], "pile": rest[:npile]}
+            if v.exact_deal_bonus > 0:
+                deal["exact_deal"] = bool(x)  # written wherever the rules have the bonus
+            yield deal
         elif t == L.EV_RED3:
             yield {"event": "red_three", "player": p, "card": card_name(a),
                    "replacement": card_name(b) if b >= 0 else None}
@@ -65,9 +70,16 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             yield {"event": "draw", "player": p, "cards": names}
         elif t == L.EV_TAKE:
             yield {"event": "take_pile", "player": p, "method": METHODS[a], "cards": names}
+        elif t == L.EV_TOP:
+            yield {"event": "take_top", "player": p, "card": card_name(a)}
         elif t == L.EV_MELD:
-            yield {"event": "meld", "player": p, "side": v.seat_side(p), "meld": a, "new": bool(b),
-                   "kind": KINDS[c], "cards": names}
+            side = v.seat_side(p)
+            cards_so_far = whole.setdefault((side, a), [])
+            if b:
+                cards_so_far.clear()  # a new meld (its index may be reused in a later hand)
+            cards_so_far.extend(names)
+            yield {"event": "meld", "player": p, "side": side, "meld": a, "new": bool(b),
+                   "kind": KINDS[c], "cards": names, "whole": list(cards_so_far)}
         elif t == L.EV_ASK:
             yield {"event": "ask", "player": p, "partner": a, "answer": bool(b)}
         elif t == L.EV_DISCARD:

@@ -12,7 +12,7 @@ opening is being laid, only actions after which the minimum can still be reached
 
 from numba import njit
 
-from sim.engine.cards import is_black3_nb, is_natural_meld_rank_nb, is_wild_rank_nb, rank_of_nb
+from sim.engine.cards import is_black3_nb, is_natural_meld_rank_nb, is_red3_nb, is_wild_rank_nb, rank_of_nb
 from sim.engine.contract import (
     ANSWER_YES,
     DP_ANSWER,
@@ -42,12 +42,14 @@ from sim.engine.contract import (
     O_NOASK,
     O_STOP,
     O_TAKE,
+    O_TOP,
     O_YES,
     OB_ANSWER,
     OB_CANASTAS,
     OB_CANK,
     OB_DP,
     OB_FROZEN,
+    OB_HAND,
     OB_HANDS,
     OB_HN,
     OB_HR,
@@ -69,12 +71,12 @@ from sim.engine.contract import (
     OB_SIDE,
     OB_SMELDED,
     OB_TOOK,
+    OB_TOP_TAKEN,
     R_CANASTA,
     R_CANBONUS,
     R_CARDVAL,
     R_CONC_WAIVE,
     R_GO_CANASTAS,
-    R_MAX_WILD,
     R_RED3TAB,
     R_SEAT_SIDE,
     RED3_D,
@@ -84,7 +86,8 @@ from sim.engine.contract import (
     TAKE_M2,
     TAKE_M3,
 )
-from sim.engine.goout import W_DEF, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
+from sim.engine.goout import W_BAN, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
+from sim.engine.meldtable import wild_room_nb
 from sim.engine.opening import max_meld_value_nb
 
 # knob slots
@@ -98,16 +101,18 @@ K_WILDS = 6  # 0 only to complete a canasta, reach the minimum or go out; 1 free
 K_GO_OUT = 7  # -1 as soon as legal; M >= 0: only when ahead by M points or the opponents threaten
 K_CANASTAS = 8  # go out only with at least this many canastas (0: the rules' minimum)
 K_NATURAL = 9  # -1 off; N: keep a wild-free meld of at least N naturals natural (no wild added)
-N_KNOBS = 10
+K_TOP = 10  # the top discard alone where the rules offer it (House-001, R-54): TOP_NEVER, TOP_USEFUL, TOP_ALWAYS
+N_KNOBS = 11
 
 FREEZE_NEVER, FREEZE_ALWAYS = -1.0, -2.0
 MELD_ALL, MELD_THREE, MELD_PAIRS = 0.0, 1.0, 2.0
 NATURAL_OFF = -1.0
+TOP_NEVER, TOP_USEFUL, TOP_ALWAYS = -1.0, 0.0, 1.0
 THREAT_CARDS = 3  # an opponent with the canastas to go out and this few cards threatens to go out
 
 TIER = 1000.0  # discard scores: one tier per kind of card, ranked within the tier
 PLAN = 1e6  # added to an action that keeps a wanted going out (or a started opening) possible
-WORK = W_DEF + NR  # slots of one going-out work area (sim.engine.goout)
+WORK = W_BAN + 1  # slots of one going-out work area (sim.engine.goout)
 KEEP_CARDS = 2  # an opening that does not go out leaves at least this many cards (one to discard, §1.7)
 
 
@@ -184,8 +189,11 @@ def opening_needed_nb(R, obs):
 
 @njit(cache=True)
 def load_goout_nb(obs, w):
-    """The engine's going-out work area from the observation: own hand and own open rank melds."""
+    """The engine's going-out work area from the observation: own hand and own open rank melds, and
+    the card taken from the top this turn that may not be the discard (R-54)."""
     s = obs[OB_SIDE]
+    k = obs[OB_TOP_TAKEN]
+    w[W_BAN] = rank_of_nb(k) if k >= 0 and obs[OB_HAND + k] > 0 else -1
     for r in range(NR):
         w[W_TH + r] = obs[OB_HR + r]
         m = obs[OB_MOR + s * NR + r]
@@ -256,6 +264,8 @@ def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
     if t == O_NEW:
         r = o[1]
         w2[W_TH + r] -= o[2]
+        if r == w2[W_BAN]:
+            w2[W_BAN] = -1  # the card taken alone from the top is melded first (R-54)
         w2[W_MEX + r] = 1
         w2[W_MN + r] += o[2]
         used = o[2]
@@ -270,6 +280,8 @@ def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
         if o[2] < 0:
             w2[W_TH + r] -= 1
             w2[W_MN + r] += 1
+            if r == w2[W_BAN]:
+                w2[W_BAN] = -1
         else:
             w2[W_TH + o[2]] -= 1
             w2[W_MW + r] += 1
@@ -293,7 +305,6 @@ def opening_reach_nb(R, obs, o, h, scratch, free):
     more cards, counting the melds already pending (every own meld is pending while the side has
     not opened). h and scratch are work space."""
     s = obs[OB_SIDE]
-    maxw = R[R_MAX_WILD]
     for r in range(NR):
         h[r] = obs[OB_HR + r]
     t = o[0]
@@ -320,10 +331,15 @@ def opening_reach_nb(R, obs, o, h, scratch, free):
         if m < 0 and r != newr:
             continue
         wilds = neww if r == newr else 0
+        nats = 0
+        if r == newr and t == O_NEW:
+            nats = o[2]
         if m >= 0:
             mb = _meld_base_nb(obs, s, m)
             wilds += obs[mb + F_TWO] + obs[mb + F_JOK]
-        slots += maxw - wilds if maxw > wilds else 0
+            nats += obs[mb + F_NAT]
+        room = wild_room_nb(R, nats + h[r], wilds)  # the rank's naturals still in hand join this meld
+        slots += room if room > 0 else 0
     if free < MIN_MELD:
         return _best_singles_nb(R, obs, h, newr, slots, free)
     # naturals of a rank already (or just) melded are laid on it; wilds fill the melds' room
@@ -337,7 +353,7 @@ def opening_reach_nb(R, obs, o, h, scratch, free):
                 trank = r
     if trank < 0:
         return max_meld_value_nb(R, h, -1, 0, scratch)
-    return extra + max_meld_value_nb(R, h, trank, maxw - slots, scratch)
+    return extra + max_meld_value_nb(R, h, trank, slots, scratch)
 
 
 @njit(cache=True)
@@ -378,12 +394,37 @@ def hand_points_nb(R, obs):
 
 
 @njit(cache=True, inline="always")
+def _top_score_nb(obs, k, mode, meld_mode):
+    """Taking the top discard alone instead of drawing (R-54): a known card against an unknown one, worth
+    it (`useful`) once the side has opened, when the card joins an own meld or makes a meld with two
+    held, so that it is laid at once; a card kept in hand would only pass to and fro between players
+    (nobody drawing, the stock never running out). A red three is a hundred points at once."""
+    if is_red3_nb(k):
+        return 50.0
+    if mode == TOP_NEVER:
+        return -2.0
+    if mode == TOP_ALWAYS:
+        return 5.0
+    r = rank_of_nb(k)
+    if obs[OB_MELDED] == 0:
+        return -2.0
+    h = obs[OB_HN]  # laid at once, it must still leave two cards: one to discard, one to keep
+    if obs[OB_MOR + obs[OB_SIDE] * NR + r] >= 0 and h >= KEEP_CARDS and meld_mode == MELD_ALL:
+        return 5.0  # laid off at once (`meld=three` and `pairs` hold such a card back)
+    if obs[OB_HR + r] >= 2 and h + 1 - MIN_MELD >= KEEP_CARDS:
+        return 5.0
+    return -2.0
+
+
+@njit(cache=True, inline="always")
 def _draw_score_nb(R, obs, o, prm):
     t = o[0]
     if t == O_DRAW:
         return 0.0
     if t == O_END:
         return -5.0
+    if t == O_TOP:
+        return _top_score_nb(obs, o[1], prm[K_TOP], prm[K_MELD])
     pn = obs[OB_PILE_N]
     if obs[OB_MELDED] != 0 and pn < prm[K_MIN_PILE]:
         return -1.0
@@ -484,7 +525,7 @@ def _discard_score_nb(R, obs, k, prm, freeze_now):
 def known_option_nb(dp, t):
     """The option kinds this strategy knows at each decision point; anything else is an error."""
     if dp == DP_DRAW:
-        return t == O_DRAW or t == O_TAKE or t == O_END
+        return t == O_DRAW or t == O_TAKE or t == O_END or t == O_TOP
     if dp == DP_MELD:
         return t == O_NEW or t == O_ADD or t == O_BLACK3 or t == O_STOP
     if dp == DP_ASK:

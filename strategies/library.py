@@ -48,6 +48,12 @@ HEURISTIC_KNOBS = tuple(replace(k, whole=True) for k in (
          "off, or N: add no wild to a wild-free meld of at least N naturals, so that it can become "
          "a natural canasta (a wild may still go there to go out)",
          (("off", H.NATURAL_OFF),)),
+    Knob("take_top", H.K_TOP, -1, 1, H.TOP_USEFUL,
+         "where the rules offer the top discard alone as a draw (House-001): never, useful (once the side "
+         "has opened, when it makes a meld with two cards held or, under meld=all, joins an own meld) or "
+         "always; a red three "
+         "on top is always taken",
+         (("never", H.TOP_NEVER), ("useful", H.TOP_USEFUL), ("always", H.TOP_ALWAYS))),
 ))
 
 RANDOM = register(StrategySpec(

@@ -97,13 +97,19 @@ R_FREEZE_ON = 35  # card classes whose discard freezes the pile
 R_BLOCK_ON = 36  # card classes whose discard bars the next player from the pile (block_next)
 R_UPCARD_BLOCK = 37  # card classes that stay as the upcard and bar the first player
 R_EOS_TAKE_ENDS = 38  # R-06 read literally: a pile taken at the empty stock ends the hand once taken
+R_WILD_LT_NAT = 39  # 1: a rank meld holds fewer wilds than naturals (House-001 R-65, Boat R-36)
 R_CARDVAL = 40  # 14 values, by rank class
 R_RED3TAB = 56  # red-three points for 0..8 threes held by a side (magnitude)
 R_MTAB_THR = 66  # up to 8 thresholds (ascending), first is "minus infinity"
 R_MTAB_REQ = 74
 R_SEAT_SIDE = 82  # side of each seat
 R_CANBONUS = 90  # [NCK] canasta bonus by canasta kind (CK_*)
-R_LEN = 98
+R_TOP_CARD = 98  # 1: the top discard alone may be taken instead of drawing (House-001, R-54)
+R_GO_DISCARD = 99  # 1: going out needs a final discard; the last card may not be melded (House-001, R-58)
+R_EXACT_PPM = 100  # probability of the exact-deal bonus, in parts per million
+R_EXACT_BONUS = 101  # the exact-deal bonus to the dealer's side; 0: none
+R_LEN = 102
+PPM = 1_000_000  # a probability in the packed rules is in parts per million (R_EXACT_PPM)
 
 
 class AskMode(IntEnum):
@@ -181,10 +187,11 @@ class Option(IntEnum):
     YES = 10
     NO = 11
     DISCARD = 12  # a = card kind
+    TOP = 13  # take the top discard alone into the hand (House-001, R-54): a = its card kind
 
 
 (O_DRAW, O_TAKE, O_END, O_NEW, O_ADD, O_BLACK3, O_STOP, O_NOASK, O_ASK, O_YES, O_NO,
- O_DISCARD) = (int(o) for o in Option)
+ O_DISCARD, O_TOP) = (int(o) for o in Option)
 OPT_KIND, OPT_A, OPT_B, OPT_C = 0, 1, 2, 3  # the fields of an option row
 OPT_FIELDS = 4
 OPTION_NAMES = {int(o): o.name.lower().replace("noask", "no-ask") for o in Option}
@@ -233,7 +240,8 @@ OB_MELDED = 21  # own side has made its initial meld
 OB_HN = 22  # own hand size
 OB_DEALER = 23
 OB_MAXM = 24  # meld rows per side in OB_MELDS
-OB_TOP_TAKEN = 25  # the card this seat took by a top-card-only draw this turn; -1 (only House-001 has one)
+OB_TOP_TAKEN = 25  # the card this seat took by a top-card-only draw this turn and may not discard (R-54,
+#                   R-156: -1 when none, or when it already held a copy of that card); only House-001 has one
 OB_LAID_NOW = 26  # 1 once the player in turn has laid a card on the table this turn (a take included)
 OB_ADDED_OLD = 27  # 1 once the player in turn has added to a meld that existed before this turn
 OB_LAST_RED3 = 28  # 1: the player in turn drew a red three as the stock's last card: meld, no discard

@@ -1,6 +1,6 @@
 """Shuffle, deal and red threes (§1.1-1.3): a new hand's table, the upcard (`upcard`, `upcard_cover`,
-`upcard_blocks`, R-21), EXPOSE-R3 with its replacements (§1.2, R-05). This module reads the deal's
-rules: `hand_size`, `decks`, `jokers_per_deck`."""
+`upcard_blocks`, R-21), the dealing bonus's draw (`exact_deal_prob`, R-04, §1.12), EXPOSE-R3 with its
+replacements (§1.2, R-05). This module reads the deal's rules: `hand_size`, `decks`, `jokers_per_deck`."""
 
 from .cards import card_class_nb, is_red3_nb, side_of_nb
 from .jit import engine_jit
@@ -8,6 +8,7 @@ from .layout import (
     CC_RED3,
     EV_B,
     EV_DEAL,
+    EV_E,
     HC_KNOWN,
     HC_LAID,
     HC_N,
@@ -20,7 +21,9 @@ from .layout import (
     NK,
     NR,
     NSC,
+    PPM,
     R_DECKS,
+    R_EXACT_PPM,
     R_HAND,
     R_JOKERS,
     R_NSIDES,
@@ -40,6 +43,7 @@ from .layout import (
     S_DEALER,
     S_DRNG,
     S_ENDED,
+    S_EXACT,
     S_FREEZES,
     S_FROZEN,
     S_HANDNO,
@@ -49,6 +53,7 @@ from .layout import (
     S_PILE_R3,
     S_SEED,
     S_STOCK_N,
+    S_TOP_BAN,
     S_TURN,
     S_YES,
     SD_COUNT,
@@ -130,6 +135,8 @@ def new_table_nb(R, S):
     st[S_B3DISC] = 0
     st[S_ASKS] = 0
     st[S_YES] = 0
+    st[S_EXACT] = 0
+    st[S_TOP_BAN] = -1
 
 
 @engine_jit
@@ -156,6 +163,9 @@ def deal_hand_nb(R, S):
         S.stock[j] = S.stock[x]
         S.stock[x] = t
     st[S_STOCK_N] = pack
+    if R[R_EXACT_PPM] > 0:
+        # R-04: whether the dealer grabbed exactly the cards needed; the cards are shuffled either way
+        st[S_EXACT] = 1 if below_nb(st, S_DRNG, PPM) < R[R_EXACT_PPM] else 0
     hs = R[R_HAND]
     for p in range(n):
         for _j in range(hs):
@@ -176,6 +186,7 @@ def deal_hand_nb(R, S):
             break
     ei = log_nb(S, EV_DEAL, st[S_DEALER], hs, st[S_PILE_N], st[S_STOCK_N], st[S_HANDNO])
     if ei >= 0:
+        S.ev[ei, EV_E] = st[S_EXACT]
         for p in range(n):
             # hands as dealt, in the order the cards came off the deck
             for j in range(hs):

@@ -15,6 +15,7 @@ from .layout import (
     S_BLOCK,
     S_FREEZES,
     S_FROZEN,
+    S_TOP_BAN,
     SC_B3DISC,
     SC_FREEZES,
     SD_COUNT,
@@ -25,10 +26,12 @@ from .table import hdel_nb, pile_push_nb
 
 @engine_jit(inline="always")
 def enum_discard_nb(S, p):
-    """Every card kind held is a legal discard (§1.8); the discard options in card-kind order."""
+    """Every card kind held is a legal discard (§1.8), but the card just taken alone from the top of
+    the pile (R-54); the discard options in card-kind order."""
     n = 0
+    ban = S.st[S_TOP_BAN]
     for k in range(NK):
-        if S.hand[p, k] > 0:
+        if S.hand[p, k] > 0 and k != ban:
             n = add_opt_nb(S, n, O_DISCARD, k, 0, 0)
     return n
 

@@ -1,33 +1,44 @@
-"""The draw step (§1.5, D1, D2, D14): draw from the stock, or take the pile (pile.py), or at an empty
-stock what the end-of-stock rule allows (stockend.py); enumerate, then apply the choice. DRAW(k)
-reads `draw_count`: fewer cards left than k is a complete draw (R-08), and each red three drawn is
-laid out and replaced (§1.2)."""
+"""The draw step (§1.5, D1, D2, D14): draw from the stock, take the top discard alone (House-001,
+`top_card_draw`, R-54), or take the pile (pile.py), or at an empty stock what the end-of-stock rule
+allows (stockend.py); enumerate, then apply the choice. DRAW(k) reads `draw_count`: fewer cards left
+than k is a complete draw (R-08), and each red three drawn is laid out and replaced (§1.2)."""
 
-from .cards import is_red3_nb
+from .cards import is_red3_nb, rank_of_nb, side_of_nb
 from .deal import expose_nb
 from .decide import add_opt_nb
 from .jit import engine_jit
 from .layout import (
     END_STOCK,
     EV_DRAW,
+    EV_TOP,
+    HC_KNOWN,
     MELD_ROLLED_BACK,
     O_DRAW,
     O_END,
+    O_TOP,
     OPT_A,
     OPT_B,
     OPT_KIND,
     R_DRAW,
+    R_TOP_CARD,
+    S_BLOCK,
     S_ENDED,
     S_ERR,
+    S_FROZEN,
     S_LASTR3,
+    S_PILE_N,
+    S_PILE_R3,
     S_STOCK_N,
+    S_TOP_BAN,
+    SC_TOPS,
+    SD_COUNT,
     TAKE_PENDING,
 )
 from .log import log_nb, logc_nb
 from .meld import meld_phase_nb
-from .pile import apply_take_nb, enum_take_nb
+from .pile import apply_take_nb, enum_take_nb, top_untakeable_nb
 from .stockend import empty_stock_options_nb
-from .table import hadd_nb, pop_stock_nb
+from .table import hadd_nb, lay_red3_nb, pop_stock_nb
 
 
 @engine_jit
@@ -49,10 +60,47 @@ def draw_nb(R, S, p):
 
 
 @engine_jit(inline="always")
+def top_card_ok_nb(R, S, p):
+    """R-54: the top discard alone may be taken where the rules allow it, while the stock lasts, when it
+    is not a card that can never be taken (a wild or black three) and p is not barred from the pile."""
+    st = S.st
+    pn = st[S_PILE_N]
+    if R[R_TOP_CARD] == 0 or pn == 0 or st[S_STOCK_N] == 0 or st[S_BLOCK] == p:
+        return False
+    return not top_untakeable_nb(R, S.pile[pn - 1])
+
+
+@engine_jit
+def take_top_nb(R, S, p):
+    """R-54, R-156: the top discard goes into the hand alone (a red three surfaced from under it is laid
+    out without replacement); the pile stays as it is, frozen or not, unless it is now empty. If p held no
+    copy of that card, it may not be discarded this turn."""
+    st = S.st
+    pn = st[S_PILE_N] - 1
+    k = S.pile[pn]
+    st[S_PILE_N] = pn
+    log_nb(S, EV_TOP, p, k, 0, 0, 0)
+    S.side[side_of_nb(R, p), SD_COUNT + SC_TOPS] += 1
+    if is_red3_nb(k):
+        st[S_PILE_R3] -= 1
+        lay_red3_nb(S, p, k, side_of_nb(R, p))
+    else:
+        if S.hand[p, k] == 0:
+            st[S_TOP_BAN] = k
+        hadd_nb(S, p, k)
+        S.hand[p, HC_KNOWN + rank_of_nb(k)] += 1  # every seat saw it go into this hand
+    if pn == 0:
+        st[S_FROZEN] = 0
+
+
+@engine_jit(inline="always")
 def enum_draw_step_nb(R, S, p):
-    """O_DRAW and the legal takes; at an empty stock, the end-of-stock options (0: the hand ends)."""
+    """O_DRAW, the top card alone where allowed, and the legal takes; at an empty stock, the
+    end-of-stock options (0: the hand ends)."""
     if S.st[S_STOCK_N] > 0:
         n = add_opt_nb(S, 0, O_DRAW, 0, 0, 0)
+        if top_card_ok_nb(R, S, p):
+            n = add_opt_nb(S, n, O_TOP, S.pile[S.st[S_PILE_N] - 1], 0, 0)
         return enum_take_nb(R, S, p, n)
     return empty_stock_options_nb(R, S, enum_take_nb(R, S, p, 0))
 
@@ -69,6 +117,9 @@ def apply_draw_step_nb(R, S, F, p, i):
         return
     if t == O_DRAW:
         draw_nb(R, S, p)
+        return
+    if t == O_TOP:
+        take_top_nb(R, S, p)
         return
     if apply_take_nb(R, S, p, S.opts[i, OPT_A], S.opts[i, OPT_B]) == TAKE_PENDING:
         end_pending_take_nb(R, S, p, meld_phase_nb(R, S, F, p))

@@ -25,6 +25,7 @@ from .layout import (
     F_PLAYER,
     F_TURN,
     F_TWO,
+    HC_N,
     HC_R,
     INV_GOING_OUT,
     MIN_MELD,
@@ -32,6 +33,7 @@ from .layout import (
     NR,
     R_CONC_PARTNER_UNMELDED,
     R_GO_CANASTAS,
+    R_GO_DISCARD,
     RK_2,
     RK_3,
     RK_JK,
@@ -39,6 +41,7 @@ from .layout import (
     S_ANSWER,
     S_CHECK,
     S_CONCEALED,
+    S_CUR,
     S_ENDED,
     S_ERR,
     S_ERR_A,
@@ -48,6 +51,7 @@ from .layout import (
     S_PEND,
     S_PILE_N,
     S_PRE,
+    S_TOP_BAN,
     S_TURN,
     S_WORK,
     SD_MELDED,
@@ -60,16 +64,16 @@ from .meldtable import (
     black3_meld_ok_nb,
     canasta_size_nb,
     canastas_nb,
-    max_wilds_nb,
     min_naturals_nb,
     msize_nb,
+    wild_room_nb,
 )
 from .opening import opening_still_needed_nb
 from .score import concealed_bonus_nb
 
 # work layout in st[S_WORK:]: hand by rank, naturals of the side's open meld of the rank, wilds in it,
-# the meld exists, then scratch for the canasta deficits
-W_TH, W_MN, W_MW, W_MEX, W_DEF = 0, NR, 2 * NR, 3 * NR, 4 * NR
+# the meld exists, scratch for the canasta deficits, then the rank of a card that may not be discarded
+W_TH, W_MN, W_MW, W_MEX, W_DEF, W_BAN = 0, NR, 2 * NR, 3 * NR, 4 * NR, 5 * NR
 
 
 @engine_jit(inline="always")
@@ -90,7 +94,6 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
             v += w[W_TH + r] * value_nb(R, r)
         if v < value_needed:
             return False
-    maxw = max_wilds_nb(R)
     minnat = min_naturals_nb(R)
     csize = canasta_size_nb(R)
     wilds = w[W_TH + RK_2] + w[W_TH + RK_JK]
@@ -105,7 +108,7 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
         if w[W_MEX + r] != 0:
             before = w[W_MN + r] + w[W_MW + r]
             size = before + h
-            cap = maxw - w[W_MW + r]
+            cap = wild_room_nb(R, w[W_MN + r] + h, w[W_MW + r])
             if cap < 0:
                 cap = 0
             capacity += cap
@@ -116,8 +119,6 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
                     w[W_DEF + nd] = csize - size
                     nd += 1
         elif h > 0:
-            if h < minnat and h + maxw < MIN_MELD:
-                return False
             if h == 1:
                 return False
             if h < MIN_MELD or h < minnat:
@@ -127,10 +128,10 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
                     return False
                 mandatory += need_w
                 size = MIN_MELD
-                cap = maxw - need_w
+                cap = wild_room_nb(R, h, need_w)
             else:
                 size = h
-                cap = maxw
+                cap = wild_room_nb(R, h, 0)
             if cap < 0:
                 return False
             capacity += cap
@@ -168,11 +169,13 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
 
 @engine_jit
 def can_go_out_w_nb(R, w, ncan, need, value_needed):
-    """Search over the final discard (none, or one card of any rank class held)."""
-    if _all_melded_nb(R, w, ncan, need, value_needed):
+    """Search over the final discard (none where the rules let the last card be melded, or one card
+    of any rank class held). The card taken by a top-card draw may not be the discard (R-54): its rank
+    can be discarded only while another card of that rank is held, the taken one melded."""
+    if R[R_GO_DISCARD] == 0 and _all_melded_nb(R, w, ncan, need, value_needed):
         return True
     for d in range(NR):
-        if w[W_TH + d] == 0:
+        if w[W_TH + d] == 0 or (d == w[W_BAN] and w[W_TH + d] < 2):
             continue
         w[W_TH + d] -= 1
         ok = _all_melded_nb(R, w, ncan, need, value_needed)
@@ -183,10 +186,20 @@ def can_go_out_w_nb(R, w, ncan, need, value_needed):
 
 
 @engine_jit(inline="always")
+def banned_rank_nb(S, p):
+    """Rank class of the card p took by a top-card draw and may not discard this turn (R-54), -1 none."""
+    k = S.st[S_TOP_BAN]
+    if k >= 0 and S.hand[p, k] > 0:
+        return rank_of_nb(k)
+    return -1
+
+
+@engine_jit(inline="always")
 def load_goout_nb(R, S, p):
     """Copy p's hand and p's side's open rank melds into the search's work area."""
     w = S.st[S_WORK:]
     s = side_of_nb(R, p)
+    w[W_BAN] = banned_rank_nb(S, p)
     for r in range(NR):
         w[W_TH + r] = S.hand[p, HC_R + r]
         m = S.side[s, SD_MOR + r]
@@ -236,6 +249,8 @@ def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild,
             return False
     w = load_goout_nb(R, S, p)
     w[W_TH + dr] -= dnat
+    if dnat > 0 and dr == w[W_BAN]:
+        w[W_BAN] = -1  # a card taken alone from the top is the first of its rank to be melded (R-54)
     if dhand_n > 0:
         w[W_TH + dhand_r] -= dhand_n
     if dnew != 0:
@@ -270,8 +285,10 @@ def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
 def may_empty_hand_nb(R, S, s, pend):
     """Stopping the meld phase with one card (to discard it) is going out: allowed only now that
     the side has its canastas, its initial meld, and no "no" answer binds the player."""
+    p = S.st[S_CUR]
     return (S.st[S_ANSWER] != ANSWER_NO and canastas_nb(S, s) >= canastas_to_go_out_nb(R)
-            and opening_still_needed_nb(R, S, s, pend) <= 0)
+            and opening_still_needed_nb(R, S, s, pend) <= 0
+            and (S.hand[p, HC_N] != 1 or banned_rank_nb(S, p) < 0))  # R-54: not the card just taken
 
 
 @engine_jit

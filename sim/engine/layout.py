@@ -56,7 +56,7 @@ S_GAME = 35
 S_SEED = 36
 S_DEAL = 37
 S_TURNS_TOTAL = 38
-# 39: free
+S_EXACT = 39  # the dealer's side earns the exact-deal bonus this hand
 S_RNG = 40  # 4 words: play stream (strategies)
 S_DRNG = 44  # 4 words: deal stream (shuffles, first dealer)
 S_WINNER = 48
@@ -77,7 +77,8 @@ S_TRACE_ON = 62  # decision trace: options written
 S_TRACE_DPM = 63  # decision trace: bitmask of the decision points traced (bit DP_*)
 S_WORK = 64  # 128 words of scratch for the go-out search (goout.W_*)
 S_CHK = S_WORK + 128  # 2 * NR words of scratch for the invariant checks (kernels allocate nothing)
-S_NST = S_CHK + 2 * NR
+S_TOP_BAN = S_CHK + 2 * NR  # card kind taken by a top-card-only draw that may not be discarded this turn, -1
+S_NST = S_TOP_BAN + 1
 
 # Seat table (hand[p, c]): one row per seat, row MAXP is the snapshot of a pending opening --------
 # Few arrays, many columns: every array of the state costs reference counting on every kernel call
@@ -100,11 +101,12 @@ class SideCount(IntEnum):
     B3DISC = 2  # black threes discarded
     ASKS = 3  # "may I go out?" asked by a seat of the side
     YES = 4  # ... and answered yes by its partner
+    TOPS = 5  # top discards taken alone (House-001, R-54)
 
 
-SC_PICKUPS, SC_FREEZES, SC_B3DISC, SC_ASKS, SC_YES = (int(c) for c in SideCount)
+SC_PICKUPS, SC_FREEZES, SC_B3DISC, SC_ASKS, SC_YES, SC_TOPS = (int(c) for c in SideCount)
 NSC = len(SideCount)
-SIDE_COUNTS = ("pile_pickups", "freezes", "black3_discards", "asks", "yes_answers")  # hands-table names
+SIDE_COUNTS = ("pile_pickups", "freezes", "black3_discards", "asks", "yes_answers", "top_takes")  # hands-table names
 
 # Side table (side[s, c]) --------------------------------------------------------------------------
 SD_MOR = 0  # [NR] row of the side's open meld of a rank class (the one that takes cards), -1 none.
@@ -174,9 +176,10 @@ ERR_RULE = 5  # a packed rule value the kernels do not play (rules.validate refu
 ERR_SAMPLE = 6  # an observation no state can match (sample.sample_nb): an engine bug
 
 # Events (transcript) ----------------------------------------------------------------------------
-EV_DEAL, EV_RED3, EV_DRAW, EV_TAKE, EV_MELD, EV_ASK, EV_DISCARD, EV_GOOUT, EV_HANDEND, EV_GAMEEND = range(1, 11)
-EV_TYPE, EV_PLAYER, EV_A, EV_B, EV_C, EV_CARDS, EV_NCARDS, EV_D = range(8)  # the fields of an event row
-EVF = 8
+(EV_DEAL, EV_RED3, EV_DRAW, EV_TAKE, EV_MELD, EV_ASK, EV_DISCARD, EV_GOOUT, EV_HANDEND, EV_GAMEEND,
+ EV_TOP) = range(1, 12)
+EV_TYPE, EV_PLAYER, EV_A, EV_B, EV_C, EV_CARDS, EV_NCARDS, EV_D, EV_E = range(9)  # the fields of an event row
+EVF = 9  # EV_E: the deal's exact-deal flag
 
 # Per-game result row -----------------------------------------------------------------------------
 G_GAME, G_DEAL, G_WINNER, G_NHANDS, G_CAPPED_HANDS, G_CAPPED_GAME, G_DECISIONS, G_TURNS = range(8)

@@ -11,6 +11,7 @@ from .layout import (
     EV_C,
     EV_CARDS,
     EV_D,
+    EV_E,
     EV_NCARDS,
     EV_PLAYER,
     EV_TYPE,
@@ -60,6 +61,7 @@ def log_write_nb(S, t, p, a, b, c, d):
     e[EV_CARDS] = st[S_EVC_N]
     e[EV_NCARDS] = 0
     e[EV_D] = d
+    e[EV_E] = 0
     st[S_EV_N] = i + 1
     return i
 

@@ -67,9 +67,9 @@ from .meldtable import (
     canasta_size_nb,
     canastas_nb,
     lay_from_hand_nb,
-    max_wilds_nb,
     meld_new_nb,
     min_naturals_nb,
+    wild_room_nb,
 )
 from .pile import pickup_nb, rollback_nb, snapshot_nb
 
@@ -85,8 +85,8 @@ def enum_meld_nb(R, S, p):
     s = side_of_nb(R, p)
     h = S.hand[p, HC_N] + (st[S_INCOMING] if st[S_PRE] != 0 else 0)
     ncan = canastas_nb(S, s)
-    maxw = max_wilds_nb(R)
     minnat = min_naturals_nb(R)
+    pair_room = wild_room_nb(R, 2, 0)
     last = canasta_size_nb(R) - 1  # one card short of a canasta
     pend = st[S_PEND]
     n = 0
@@ -102,7 +102,7 @@ def enum_meld_nb(R, S, p):
             grows = 1 if size == last else 0
             if nat >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows, pend + v, r, 1, 0, 0, 0, 0):
                 n = add_opt_nb(S, n, O_ADD, m, -1, 0)
-            if mw < maxw:
+            if wild_room_nb(R, melds[s, m, F_NAT], mw) >= 1:
                 for wr in WILD_RANKS:
                     if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
                                                        pend + value_nb(R, wr), r, 0, 1, 0, wr, 1):
@@ -111,7 +111,7 @@ def enum_meld_nb(R, S, p):
             if nat >= MIN_MELD and minnat <= MIN_MELD:  # a natural meld
                 if step_ok_nb(R, S, p, s, h - MIN_MELD, ncan, pend + MIN_MELD * v, r, MIN_MELD, 0, 1, 0, 0):
                     n = add_opt_nb(S, n, O_NEW, r, MIN_MELD, -1)
-            if nat >= 2 and minnat <= 2 and maxw >= 1:
+            if nat >= 2 and minnat <= 2 and pair_room >= 1:
                 for wr in WILD_RANKS:
                     if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - MIN_MELD, ncan,
                                                        pend + 2 * v + value_nb(R, wr), r, 2, 1, 1, wr, 1):

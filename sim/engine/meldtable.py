@@ -32,6 +32,7 @@ from .layout import (
     R_CANASTA,
     R_MAX_WILD,
     R_MIN_NAT,
+    R_WILD_LT_NAT,
     RK_2,
     RK_JK,
     S_TURN,
@@ -83,9 +84,20 @@ def black3_meld_ok_nb(R, count):
 
 
 @engine_jit(inline="always")
+def wild_room_nb(R, naturals, wilds):
+    """How many more wilds a rank meld of `naturals` naturals and `wilds` wilds may take: up to
+    `max_wilds` (R-14), and below its naturals where `wilds_below_naturals` (House-001 R-65). Wilds are
+    interchangeable between melds, so the searches count this room per meld."""
+    room = R[R_MAX_WILD] - wilds
+    if R[R_WILD_LT_NAT] != 0 and naturals - 1 - wilds < room:
+        room = naturals - 1 - wilds
+    return room
+
+
+@engine_jit(inline="always")
 def rank_meld_ok_nb(R, naturals, wilds):
-    """A rank meld of `naturals` natural cards and `wilds` wild cards is valid (§1.4, R-14)."""
-    return naturals + wilds >= MIN_MELD and naturals >= R[R_MIN_NAT] and wilds <= R[R_MAX_WILD]
+    """A rank meld of `naturals` natural cards and `wilds` wild cards is valid (§1.4, R-14, R-65)."""
+    return naturals + wilds >= MIN_MELD and naturals >= R[R_MIN_NAT] and wild_room_nb(R, naturals, wilds) >= 0
 
 
 # Rows ------------------------------------------------------------------------------------------

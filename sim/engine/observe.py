@@ -75,6 +75,7 @@ from .layout import (
     S_ANSWER,
     S_ASKER,
     S_BLOCK,
+    S_CUR,
     S_DEALER,
     S_FROZEN,
     S_HANDNO,
@@ -87,6 +88,7 @@ from .layout import (
     S_RNG,
     S_STOCK_N,
     S_TOOK,
+    S_TOP_BAN,
     S_TURN,
     SD_CAN,
     SD_CUM,
@@ -135,7 +137,8 @@ def observe_nb(R, S, p, dp, n):
     o[OB_HN] = S.hand[p, HC_N]
     o[OB_DEALER] = st[S_DEALER]
     o[OB_MAXM] = maxm
-    o[OB_TOP_TAKEN] = -1  # no top-card-only draw in the rank-meld presets so far
+    ban = st[S_TOP_BAN]  # the player in turn's own restriction, while it holds that card
+    o[OB_TOP_TAKEN] = ban if st[S_CUR] == p and ban >= 0 and S.hand[p, ban] > 0 else -1
     o[OB_LAID_NOW] = st[S_LAIDT]
     o[OB_ADDED_OLD] = st[S_ADDED_OLD]
     o[OB_LAST_RED3] = st[S_LASTR3]

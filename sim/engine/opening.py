@@ -16,7 +16,7 @@ from .layout import (
     SD_MELDED,
     SD_REQ,
 )
-from .meldtable import max_wilds_nb, min_naturals_nb
+from .meldtable import min_naturals_nb, wild_room_nb
 
 
 @engine_jit
@@ -41,12 +41,12 @@ def opening_still_needed_nb(R, S, s, pend_after):
 
 
 @engine_jit
-def max_meld_value_nb(R, h, trank, twilds, scratch):
+def max_meld_value_nb(R, h, trank, troom, scratch):
     """Most value meldable from rank counts h, given an already started meld of rank `trank` (or -1)
-    holding `twilds` wilds. Exact for rank-meld rules without a cap: wilds are placed jokers first,
+    that has room for `troom` more wilds (meldtable.wild_room_nb, with h[trank] more naturals in it). Exact for rank-meld rules without a cap: wilds are placed jokers first,
     pairs are opened best first, and every k (number of pairs opened) is tried."""
-    maxw = max_wilds_nb(R)
     minnat = min_naturals_nb(R)
+    pair_room = wild_room_nb(R, 2, 0)  # an opened pair takes one wild, and at most this many
     base = 0
     slots = 0
     npairs = 0
@@ -57,11 +57,11 @@ def max_meld_value_nb(R, h, trank, twilds, scratch):
         v = value_nb(R, r)
         if r == trank:
             base += n * v
-            slots += maxw - twilds
+            slots += troom
         elif n >= MIN_MELD and n >= minnat:
             base += n * v
-            slots += maxw
-        elif n == 2 and minnat <= 2 and maxw >= 1:
+            slots += wild_room_nb(R, n, 0)
+        elif n == 2 and minnat <= 2 and pair_room >= 1:
             # insert 2v into scratch, kept in descending order
             x = 2 * v
             j = npairs - 1
@@ -79,7 +79,7 @@ def max_meld_value_nb(R, h, trank, twilds, scratch):
     for k in range(kmax + 1):
         if k > 0:
             pairsum += scratch[k - 1]
-        s = slots + k * maxw
+        s = slots + k * pair_room
         if s <= 0:
             tot = base + pairsum
         else:

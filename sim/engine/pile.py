@@ -10,6 +10,7 @@ from .layout import (
     EV_MELD,
     EV_TAKE,
     F_JOK,
+    F_NAT,
     F_PLAYER,
     F_TURN,
     F_TWO,
@@ -69,12 +70,12 @@ from .meldtable import (
     canasta_size_nb,
     canastas_nb,
     lay_from_hand_nb,
-    max_wilds_nb,
     meld_new_nb,
     meld_put_nb,
     min_naturals_nb,
     msize_nb,
     truncate_melds_nb,
+    wild_room_nb,
 )
 from .opening import max_meld_value_nb
 from .table import hadd_nb, lay_red3_nb
@@ -99,6 +100,12 @@ def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
 
 
 @engine_jit(inline="always")
+def top_untakeable_nb(R, k):
+    """Card k on top of the pile can never be taken, with the pile or alone (`untakeable_top`, R-56)."""
+    return (card_class_nb(k) & R[R_UNTAKE]) != 0
+
+
+@engine_jit(inline="always")
 def enum_take_nb(R, S, p, n):
     """Append to S.opts the legal ways for p to take the pile (O_TAKE, method, wild rank)."""
     st = S.st
@@ -106,7 +113,7 @@ def enum_take_nb(R, S, p, n):
     if pn == 0 or st[S_BLOCK] == p:
         return n
     top = S.pile[pn - 1]
-    if card_class_nb(top) & R[R_UNTAKE]:
+    if top_untakeable_nb(R, top):
         return n
     r = rank_of_nb(top)
     if not is_natural_meld_rank_nb(r):
@@ -116,10 +123,12 @@ def enum_take_nb(R, S, p, n):
         return n  # R-20
     s = side_of_nb(R, p)
     melded = S.side[s, SD_MELDED] != 0
-    if not melded:
-        mask = R[R_PM_PREMELD]
-    elif st[S_FROZEN] != 0:
+    if st[S_FROZEN] != 0:
         mask = R[R_PM_FROZEN]
+        if not melded:
+            mask &= R[R_PM_PREMELD]  # frozen and unmelded: both conditions hold (R-157)
+    elif not melded:
+        mask = R[R_PM_PREMELD]
     else:
         mask = R[R_PM_UNFROZEN]
     nat = S.hand[p, HC_R + r]
@@ -127,9 +136,11 @@ def enum_take_nb(R, S, p, n):
     m = S.side[s, SD_MOR + r]
     msz = 0
     mw = 0
+    mn = 0
     if m >= 0:
         msz = msize_nb(S, s, m)
         mw = S.melds[s, m, F_TWO] + S.melds[s, m, F_JOK]
+        mn = S.melds[s, m, F_NAT]
     ncan = canastas_nb(S, s)
     csize = canasta_size_nb(R)
     tv = value_nb(R, r)
@@ -141,7 +152,8 @@ def enum_take_nb(R, S, p, n):
                 w[x] = S.hand[p, HC_R + x]
             w[r] -= 2
             tmeld = MIN_MELD * tv
-            best = tmeld + max_meld_value_nb(R, w[0:NR], r, 0, w[NR:2 * NR])
+            room = wild_room_nb(R, MIN_MELD + w[r], 0)  # T and the pair, and the rank's other naturals
+            best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
             if premeld_take_ok_nb(R, S, p, s, r, 2, -1, tmeld, best, h - 2 + incoming):
                 n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
         else:
@@ -151,7 +163,7 @@ def enum_take_nb(R, S, p, n):
     # M2: T with one natural and one wild
     if (mask & MASK_M2) and nat >= 1 and min_naturals_nb(R) <= 2:
         for wr in WILD_RANKS:
-            if S.hand[p, HC_R + wr] == 0 or mw + 1 > max_wilds_nb(R):
+            if S.hand[p, HC_R + wr] == 0 or wild_room_nb(R, mn + 2, mw) < 1:
                 continue
             if not melded:
                 for x in range(NR):
@@ -159,7 +171,8 @@ def enum_take_nb(R, S, p, n):
                 w[r] -= 1
                 w[wr] -= 1
                 tmeld = 2 * tv + value_nb(R, wr)
-                best = tmeld + max_meld_value_nb(R, w[0:NR], r, 1, w[NR:2 * NR])
+                room = wild_room_nb(R, 2 + w[r], 1)  # T, the natural and the wild, and the rank's others
+                best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
                 if premeld_take_ok_nb(R, S, p, s, r, 1, wr, tmeld, best, h - 2 + incoming):
                     n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
             else:

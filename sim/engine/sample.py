@@ -79,6 +79,7 @@ from .layout import (
     OB_SREQ,
     OB_STOCK_N,
     OB_TOOK,
+    OB_TOP_TAKEN,
     OB_TURN,
     R_NSIDES,
     R_PLAYERS,
@@ -113,6 +114,7 @@ from .layout import (
     S_SNAP_PILE_R3,
     S_STOCK_N,
     S_TOOK,
+    S_TOP_BAN,
     S_TURN,
     S_WINNER,
     S_WORK,
@@ -198,6 +200,9 @@ def sample_table_nb(R, obs, S):
     st[S_LAIDT] = obs[OB_LAID_NOW]
     st[S_ADDED_OLD] = obs[OB_ADDED_OLD]
     st[S_LASTR3] = obs[OB_LAST_RED3]
+    # the card the player in turn took alone from the top and may not discard: only its taker
+    # sees the restriction (whether it held a copy already is private), so an answer's sample has none
+    st[S_TOP_BAN] = obs[OB_TOP_TAKEN] if obs[OB_DP] != DP_ANSWER else -1
     kb = ob_known(obs)
     for q in range(MAXP + 1):
         for c in range(HC_N + 1):

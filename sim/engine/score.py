@@ -1,6 +1,6 @@
 """Scoring a hand (§1.11, §3.1 scoring): every component in points, per side (docs/rules.md 2.7).
 This module reads the bonus and red-three rules (`canasta_bonus_*`, `red3_points`,
-`red3_negative_if_no_meld`, `going_out_bonus`, `concealed_total`)."""
+`red3_negative_if_no_meld`, `going_out_bonus`, `concealed_total`, `exact_deal_bonus`)."""
 
 from .cards import side_of_nb
 from .jit import engine_jit
@@ -17,13 +17,16 @@ from .layout import (
     NCK,
     R_CANBONUS,
     R_CONC_BONUS,
+    R_EXACT_BONUS,
     R_GO_BONUS,
     R_NSIDES,
     R_PLAYERS,
     R_RED3_NEG,
     R_RED3TAB,
     S_CONCEALED,
+    S_DEALER,
     S_ENDED,
+    S_EXACT,
     S_OUT_PLAYER,
     SD_CAN,
     SD_COMP,
@@ -57,6 +60,7 @@ def score_hand_nb(R, S):
     """Each side's components for the hand just ended, and its cumulative score."""
     st = S.st
     out = st[S_OUT_PLAYER] if st[S_ENDED] == END_OUT else -1
+    dealer_side = side_of_nb(R, st[S_DEALER])
     for s in range(R[R_NSIDES]):
         melded = 0
         for m in range(S.side[s, SD_NM]):
@@ -77,6 +81,6 @@ def score_hand_nb(R, S):
         c[C_RED3] = red3_points_nb(R, S, s)
         c[C_GOING_OUT] = go
         c[C_IN_HAND] = inh
-        c[C_OTHER] = 0
-        c[C_TOTAL] = melded + can + c[C_RED3] + go + inh
+        c[C_OTHER] = R[R_EXACT_BONUS] if st[S_EXACT] != 0 and s == dealer_side else 0  # R-04
+        c[C_TOTAL] = melded + can + c[C_RED3] + go + inh + c[C_OTHER]
         S.side[s, SD_CUM] += c[C_TOTAL]

@@ -26,6 +26,7 @@ from .layout import (
     R_NSIDES,
     R_PACK,
     S_NST,
+    S_TOP_BAN,
     SD_LEN,
     SD_MOR,
     T_OBS,
@@ -68,8 +69,10 @@ def new_state(rules: np.ndarray, n_events: int = 0, n_trace: int = 0) -> State:
     side[:, SD_MOR:SD_MOR + NR] = -1
     hand = np.zeros((MAXP + 1, HC_LEN), np.int64)
     hand[:, HC_FNB] = -1  # no base strategy until a game seats one
+    st = np.zeros(S_NST, np.int64)
+    st[S_TOP_BAN] = -1  # no card taken from the top (card kind 0 is the ace of spades)
     return State(
-        st=np.zeros(S_NST, np.int64),
+        st=st,
         hand=hand,
         side=side,
         stock=np.zeros(pack, np.int64),

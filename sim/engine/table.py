@@ -6,7 +6,7 @@ the engine's choice (S H D C), since suits do not matter in the rank-meld games.
 
 from .cards import rank_of_nb, value_nb
 from .jit import engine_jit
-from .layout import EV_RED3, HC_KNOWN, HC_N, HC_R, JOKER, NR, RK_JK, S_PILE_N, S_STOCK_N, SD_RED3, SUITS
+from .layout import EV_RED3, HC_KNOWN, HC_N, HC_R, JOKER, NR, RK_JK, S_PILE_N, S_STOCK_N, S_TOP_BAN, SD_RED3, SUITS
 from .log import log_nb
 
 
@@ -32,7 +32,9 @@ def hdel_nb(S, p, k):
 
 @engine_jit(inline="always")
 def htake_rank_nb(S, p, r):
-    """Remove one card of rank class r from the hand (suits in S H D C order) and return its kind."""
+    """Remove one card of rank class r from the hand and return its kind: the card taken alone from the
+    top this turn first (it may not be discarded, R-54, so melding it frees the others), then suits in
+    S H D C order."""
     if r == RK_JK:
         k = JOKER
     else:
@@ -41,6 +43,9 @@ def htake_rank_nb(S, p, r):
             if S.hand[p, r * SUITS + s] > 0:
                 k = r * SUITS + s
                 break
+        ban = S.st[S_TOP_BAN]  # kept while the turn lasts: a rolled-back opening gives the card back
+        if ban >= 0 and rank_of_nb(ban) == r and S.hand[p, ban] > 0:
+            k = ban
     hdel_nb(S, p, k)
     return k
 

@@ -43,6 +43,7 @@ from .layout import (
     S_PEND,
     S_PRE,
     S_TOOK,
+    S_TOP_BAN,
     S_TURN,
     TURN_START,
 )
@@ -67,6 +68,7 @@ def begin_turn_nb(S, p):
     st[S_LASTR3] = 0
     st[S_LAID0] = S.hand[p, HC_LAID]
     st[S_LAIDT] = 0
+    st[S_TOP_BAN] = -1
 
 
 @engine_jit(inline="always")

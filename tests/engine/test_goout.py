@@ -1,6 +1,7 @@
 """Going out (§1.9) and the keep-a-card rule (§1.7): the exact search of sim/engine/goout.py against
-a brute force written from the rules, on random positions; and the two-player and black-three cases
-of the worked examples."""
+a brute force written from the rules, on random positions (with House-001's fewer-wilds-than-naturals
+melds, its required final discard and the card taken from the top that may not be discarded, R-54,
+R-58, R-65); and the two-player and black-three cases of the worked examples."""
 
 from __future__ import annotations
 
@@ -12,19 +13,21 @@ from support import NATURAL_KINGS, NATURAL_QUEENS, Table
 
 from sim.cards import parse_card, rank_class
 from sim.engine import layout as L
-from sim.engine.goout import W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
+from sim.engine.goout import W_BAN, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from sim.rules import get_variant, pack
 
 NATURAL_RANKS = [r for r in range(L.NR) if r not in (L.RK_2, L.RK_3, L.RK_JK)]
 
 
-def brute_force(v, th, mex, mn, mw, ncan, need, value_needed) -> bool:
-    """Every card but at most one discard melded: naturals into the meld of their rank (an open one,
-    or a new one of at least min_naturals naturals and three cards), black threes into one meld of
-    an allowed size, each wild into some rank meld with room; the side then has `need` canastas,
-    and the cards laid are worth `value_needed`."""
+def brute_force(v, th, mex, mn, mw, ncan, need, value_needed, ban=-1) -> bool:
+    """Every card but at most one discard melded (exactly one where the final discard is required,
+    R-58; never the card of rank `ban` taken from the top unless another of its rank is held, R-54):
+    naturals into the meld of their rank (an open one, or a new one of at least min_naturals naturals
+    and three cards), black threes into one meld of an allowed size, each wild into some rank meld
+    with room; the side then has `need` canastas, and the cards laid are worth `value_needed`."""
     values = v.card_values
-    for d in [None] + [r for r in range(L.NR) if th[r] > 0]:
+    discards = [r for r in range(L.NR) if th[r] > 0 and (r != ban or th[r] >= 2)]
+    for d in ([] if v.going_out_discard else [None]) + discards:
         rem = list(th)
         if d is not None:
             rem[d] -= 1
@@ -56,7 +59,10 @@ def place_wilds(v, targets, rem, mex, mn, mw, ncan, need, i, left, extra) -> boo
                 can += 1
         return can >= need
     r = targets[i]
-    room = v.max_wilds - (mw[r] if mex[r] else 0)
+    wilds = mw[r] if mex[r] else 0
+    room = v.max_wilds - wilds
+    if v.wilds_below_naturals:  # R-65: fewer wilds than naturals, counting the hand's naturals of the rank
+        room = min(room, (mn[r] if mex[r] else 0) + rem[r] - 1 - wilds)
     for x in range(0, min(left, max(room, 0)) + 1):
         extra[r] = x
         if place_wilds(v, targets, rem, mex, mn, mw, ncan, need, i + 1, left - x, extra):
@@ -64,7 +70,7 @@ def place_wilds(v, targets, rem, mex, mn, mw, ncan, need, i, left, extra) -> boo
     return False
 
 
-def random_position(rng: random.Random):
+def random_position(rng: random.Random, below: bool = False):
     th = [0] * L.NR
     for _ in range(rng.randint(0, 8)):
         th[rng.choice(NATURAL_RANKS[:6] + [L.RK_2, L.RK_JK, L.RK_3])] += 1
@@ -72,30 +78,33 @@ def random_position(rng: random.Random):
     for r in rng.sample(NATURAL_RANKS[:6], rng.randint(0, 3)):
         mex[r] = 1
         mw[r] = rng.randint(0, 3)
-        mn[r] = rng.randint(max(2, 3 - mw[r]), 8)
+        mn[r] = rng.randint(max(2, 3 - mw[r], mw[r] + 1 if below else 0), 8)
     return th, mex, mn, mw
 
 
-@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "classic-6p"])
+@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "classic-6p", "house-001-4p", "house-003-4p"])
 def test_go_out_search_agrees_with_brute_force_on_random_positions(variant):
     v = get_variant(variant)
     R = pack(v)
     rng = random.Random(20261123)
     agree = found = 0
     for _ in range(2500):
-        th, mex, mn, mw = random_position(rng)
+        th, mex, mn, mw = random_position(rng, v.wilds_below_naturals)
+        held = [r for r in NATURAL_RANKS if th[r]]
+        ban = rng.choice(held) if v.top_card_draw and held and rng.random() < 0.5 else -1
         size = v.canasta_size
         ncan = sum(1 for r in range(L.NR) if mex[r] and mn[r] + mw[r] >= size) + rng.randint(0, 1)
         need = v.going_out_canastas
         value_needed = rng.choice([0, 0, 0, 50, 90])
         w = np.zeros(5 * L.NR + 16, np.int64)
+        w[W_BAN] = ban
         w[W_TH:W_TH + L.NR] = th
         w[W_MEX:W_MEX + L.NR] = mex
         w[W_MN:W_MN + L.NR] = mn
         w[W_MW:W_MW + L.NR] = mw
         got = bool(can_go_out_w_nb(R, w, ncan, need, value_needed))
-        want = brute_force(v, th, mex, mn, mw, ncan, need, value_needed)
-        assert got == want, (th, mex, mn, mw, ncan, need, value_needed)
+        want = brute_force(v, th, mex, mn, mw, ncan, need, value_needed, ban)
+        assert got == want, (th, mex, mn, mw, ncan, need, value_needed, ban)
         assert list(w[W_TH:W_TH + L.NR]) == th  # the search leaves the position as it found it
         agree += 1
         found += want

@@ -36,9 +36,10 @@ NATURAL_RANKS = [r for r in range(L.NR) if r not in (L.RK_2, L.RK_3, L.RK_JK)]
 
 def brute_max_meld_value(v, h, trank, twilds) -> int:
     """Best total value of melds laid from hand counts h: each natural rank either stays in hand or
-    forms a meld of at least min_naturals naturals and three cards with at most max_wilds wilds; the
-    already started meld of rank `trank` (holding `twilds` wilds) takes any naturals and wilds up to
-    the limit. Tries every number of naturals, jokers and twos for every rank."""
+    forms a meld of at least min_naturals naturals and three cards with at most max_wilds wilds (and
+    fewer wilds than naturals where the rules say so, R-65); the already started meld of rank `trank`
+    (three cards, `twilds` of them wild) takes any naturals and wilds up to the limit. Tries every
+    number of naturals, jokers and twos for every rank."""
     values = v.card_values
     ranks = [r for r in NATURAL_RANKS if h[r] or r == trank]
 
@@ -49,6 +50,9 @@ def brute_max_meld_value(v, h, trank, twilds) -> int:
         top = best(i + 1, jokers, twos) if r != trank else -1
         for k in range(h[r] + 1):
             room = v.max_wilds - (twilds if r == trank else 0)
+            if v.wilds_below_naturals:
+                naturals = k + (3 - twilds if r == trank else 0)
+                room = min(room, naturals - 1 - (twilds if r == trank else 0))
             for j in range(min(jokers, room) + 1):
                 for t in range(min(twos, room - j) + 1):
                     if r != trank and (k < v.min_naturals or k + j + t < 3):
@@ -60,7 +64,13 @@ def brute_max_meld_value(v, h, trank, twilds) -> int:
     return best(0, h[L.RK_JK], h[L.RK_2])
 
 
-@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p"])
+def _room(v, naturals: int, wilds: int) -> int:
+    """More wilds a rank meld may take (R-14, R-65), for the started meld handed to the search."""
+    room = v.max_wilds - wilds
+    return min(room, naturals - 1 - wilds) if v.wilds_below_naturals else room
+
+
+@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "house-001-4p"])
 def test_most_value_a_hand_can_meld_agrees_with_brute_force(variant):
     v = get_variant(variant)
     R = pack(v)
@@ -73,5 +83,6 @@ def test_most_value_a_hand_can_meld_agrees_with_brute_force(variant):
         if rng.random() < 0.4:
             trank = rng.choice(NATURAL_RANKS[:5])
             twilds = rng.randint(0, 1)
-        got = int(max_meld_value_nb(R, np.array(h, np.int64), trank, twilds, np.zeros(L.NR, np.int64)))
+        troom = _room(v, 3 - twilds + h[trank], twilds) if trank >= 0 else 0
+        got = int(max_meld_value_nb(R, np.array(h, np.int64), trank, troom, np.zeros(L.NR, np.int64)))
         assert got == brute_max_meld_value(v, h, trank, twilds), (h, trank, twilds)
