@@ -43,12 +43,19 @@ class Variant:
     min_naturals: int = 2
     max_wilds: int = 3
     wilds_below_naturals: bool = False  # R-65 (House-001), R-36 (Boat)
+    wild_melds: bool = False  # R-35 (Boat): melds of wild cards only, one per side
     canasta_bonus_natural: int = 500
     canasta_bonus_mixed: int = 300
+    canasta_bonus_small_wild: int = 0  # R-35 (Boat): a wild canasta with more twos than jokers
+    canasta_bonus_big_wild: int = 0  # R-35 (Boat): a wild canasta with more jokers than twos
+    wild_tie_big: bool = False  # R-35 option: a wild canasta with as many jokers as twos is big
     red3_points: tuple[int, ...] = (0, 100, 200, 300, 800)  # by count held by a side
     red3_negative_if_no_meld: bool = True
+    table_negative_without_canasta: bool = False  # R-34 (Boat)
+    black3_in_hand: int = 5  # points a black three left in a hand costs (Boat: 100)
     black3_meld_min: int = 3
     black3_meld_max: int = 4
+    black3_close_bonus: int = 0  # R-37 (Boat): going out by melding black threes, in place of the bonus
     pile_methods_unfrozen: tuple[str, ...] = ("M1", "M2", "M3")
     pile_methods_frozen: tuple[str, ...] = ("M1",)
     pile_methods_premeld: tuple[str, ...] = ("M1",)
@@ -61,6 +68,8 @@ class Variant:
     going_out_canastas: int = 1
     going_out_bonus: int = 100
     going_out_discard: bool = False  # R-58 (House-001): the final discard is required
+    keep_last_card: bool = False  # R-38 (Boat)
+    opening_rounds: int = 0  # R-32 (Boat): each player's first turns are draw and discard only
     concealed_total: int = 200  # 0 = no concealed bonus (R-13: 200 in total)
     concealed_waives_minimum: bool = True  # R-13
     concealed_requires_partner_unmelded: bool = False  # R-13 option
@@ -111,7 +120,7 @@ class Variant:
 METHODS = {"M1": L.MASK_M1, "M2": L.MASK_M2, "M3": L.MASK_M3}
 CARD_CLASSES = {"wild": L.CC_WILD, "black3": L.CC_BLACK3, "red3": L.CC_RED3}
 ASK_MODES = {"none": L.ASK_NONE, "partner": L.ASK_PARTNER, "choose_one_partner": L.ASK_CHOOSE}
-END_OF_STOCK = {"E-CLASSIC": L.EOS_CLASSIC}
+END_OF_STOCK = {"E-CLASSIC": L.EOS_CLASSIC, "E-RESHUFFLE": L.EOS_RESHUFFLE}
 DISCARDABLE = ("wild", "black3")  # a red three never reaches a hand, so never the discard pile
 
 
@@ -138,7 +147,9 @@ def validate(v: Variant) -> None:
     t = v.initial_meld_table
     _need(1 <= len(t) <= 8 and t[0][0] == MINUS_INF, "initial_meld_table: 1-8 rows, the first for any score")
     _need(all(t[i][0] < t[i + 1][0] for i in range(len(t) - 1)), "initial_meld_table: ascending thresholds")
-    _need(v.min_naturals in (2, 3) and 0 <= v.max_wilds <= 3, "min_naturals 2 or 3; max_wilds 0-3")
+    wilds = v.decks * (4 + v.jokers_per_deck)
+    _need(v.min_naturals in (2, 3) and 0 <= v.max_wilds <= wilds,
+          f"min_naturals 2 or 3; max_wilds 0-{wilds} (the wild cards in the pack: no cap)")
     _need(1 <= len(v.red3_points) <= 9, "red3_points: points for 0..8 red threes")
     _need(v.black3_meld_max == 0 or 3 <= v.black3_meld_min <= v.black3_meld_max <= 6,
           "black3 meld: 3 <= min <= max <= 6, or max 0 for never")
@@ -158,6 +169,13 @@ def validate(v: Variant) -> None:
     _need(v.dealer_rotation in ("left", "right"), "dealer_rotation: left or right")
     _need(v.going_out_canastas >= 0 and v.target_score > 0, "going_out_canastas >= 0, target_score > 0")
     _need(0.0 <= v.exact_deal_prob <= 1.0, f"exact_deal_prob={v.exact_deal_prob}: accepted 0 to 1")
+    _need(0 <= v.opening_rounds <= 10, f"opening_rounds={v.opening_rounds}: accepted 0 to 10")
+    for key in ("canasta_bonus_small_wild", "canasta_bonus_big_wild", "black3_close_bonus", "black3_in_hand"):
+        x = getattr(v, key)
+        _need(x >= 0 and x % 5 == 0, f"{key}={x}: a multiple of 5, at least 0")
+    _need(v.black3_close_bonus == 0 or v.black3_meld_max > 0,
+          "black3_close_bonus needs a black-three meld (black3_meld_max > 0)")
+    _need(not v.wild_melds or v.canasta_size <= wilds, "wild_melds: the pack holds too few wilds for a wild canasta")
     _need(v.exact_deal_bonus >= 0 and v.exact_deal_bonus % 5 == 0,
           f"exact_deal_bonus={v.exact_deal_bonus}: a multiple of 5, at least 0 (0: no dealing bonus)")
     _need(v.exact_deal_bonus > 0 or v.exact_deal_prob == 0.0,
@@ -200,6 +218,15 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_GO_DISCARD] = int(v.going_out_discard)
     R[L.R_EXACT_PPM] = round(v.exact_deal_prob * PPM)
     R[L.R_EXACT_BONUS] = v.exact_deal_bonus
+    R[L.R_OPEN_ROUNDS] = v.opening_rounds
+    R[L.R_WILD_MELDS] = int(v.wild_melds)
+    R[L.R_WILD_TIE_BIG] = int(v.wild_tie_big)
+    R[L.R_TABLE_NEG] = int(v.table_negative_without_canasta)
+    R[L.R_B3_HAND] = v.black3_in_hand
+    R[L.R_KEEP_LAST] = int(v.keep_last_card)
+    R[L.R_B3_CLOSE] = v.black3_close_bonus
+    R[L.R_CANBONUS + L.CK_SMALL_WILD] = v.canasta_bonus_small_wild
+    R[L.R_CANBONUS + L.CK_BIG_WILD] = v.canasta_bonus_big_wild
     R[L.R_CANBONUS + L.CK_NATURAL] = v.canasta_bonus_natural
     R[L.R_CANBONUS + L.CK_MIXED] = v.canasta_bonus_mixed
     R[L.R_CANASTA] = v.canasta_size
@@ -305,6 +332,31 @@ _add(Variant(
     exact_deal_bonus=100, exact_deal_prob=0.10, target_strict=True,  # R-04, R-78
 ))
 
+# Boat Canasta (seed 000, VARIANTS.md 3.5): black threes 0 melded, 100 in hand; no upcard
+BOAT_VALUES = (20, 20, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
+BOAT_MELD_TABLE = ((MINUS_INF, 15), (0, 50), (2505, 90), (5005, 120), (7505, 150))  # B-1, R-149
+for _n in (2, 3, 4):
+    _add(Variant(
+        name=f"boat-{_n}p", seed_doc="000",
+        description=(f"Boat Canasta (seed 000) for {_n}" + (" in two partnerships" if _n == 4 else ", each for himself")
+                     + ": 14 cards, no upcard, three opening rounds, wild canastas, natural canastas 600, "
+                       "the Treasure pile reshuffled, the game to 10,000"),
+        players=_n, sides=HOUSE_001_SIDES[_n], hand_size=14, upcard=False,  # R-40, R-31
+        card_values=BOAT_VALUES, black3_in_hand=100,
+        initial_meld_table=BOAT_MELD_TABLE,
+        wilds_below_naturals=True, max_wilds=12,  # R-36: fewer wilds than naturals, no cap
+        wild_melds=True, canasta_bonus_natural=600, canasta_bonus_small_wild=1000,
+        canasta_bonus_big_wild=2000,  # R-30, R-35
+        table_negative_without_canasta=True, red3_negative_if_no_meld=False,  # R-34
+        black3_meld_min=4, black3_meld_max=4, black3_close_bonus=1000,  # R-37
+        freeze_on_discard=("wild", "black3"), block_on_discard=("wild", "black3"),  # R-33
+        pile_methods_premeld=("M1", "M2"),
+        going_out_bonus=200, concealed_total=0, concealed_waives_minimum=False,  # R-45
+        keep_last_card=True, opening_rounds=3, one_card_pile_rule=False,  # R-38, R-32, R-45
+        ask_partner="partner" if _n == 4 else "none",
+        end_of_stock="E-RESHUFFLE", target_score=10000,  # R-39, R-41
+    ))
+
 
 def exact_deal_cards(v: Variant) -> int:
     """Cards the dealer must grab for the exact-deal bonus: every hand and the upcard (R-66, §1.12)."""
@@ -359,13 +411,23 @@ RULE_DOCS: dict[str, str] = {
                           "(from score, minimum), the first row for any score (R-10)",
     "min_naturals": "fewest natural cards in a rank meld (R-14)",
     "max_wilds": "most wild cards in a rank meld (R-14)",
-    "wilds_below_naturals": "a rank meld always holds fewer wild cards than natural ones (House-001 R-65)",
+    "wilds_below_naturals": "a rank meld always holds fewer wild cards than natural ones (House-001 R-65, Boat R-36)",
+    "wild_melds": "melds of wild cards only (jokers and twos, three or more, never a natural), one per side "
+                  "(Boat R-35)",
     "canasta_bonus_natural": "bonus for a canasta without wilds",
     "canasta_bonus_mixed": "bonus for a canasta with at least one wild",
+    "canasta_bonus_small_wild": "bonus for a wild canasta with more twos than jokers (Boat R-35)",
+    "canasta_bonus_big_wild": "bonus for a wild canasta with more jokers than twos (Boat R-35)",
+    "wild_tie_big": "a wild canasta with as many jokers as twos counts as big rather than small (R-35 option)",
     "red3_points": "points for 0, 1, 2, ... red threes laid out by a side (the last value holds for more; R-19)",
     "red3_negative_if_no_meld": "red threes count against a side that has melded nothing (R-12)",
+    "table_negative_without_canasta": "a side without a canasta scores its melded cards and red threes negative "
+                                      "(Boat R-34)",
+    "black3_in_hand": "points each black three left in a hand costs (its melded value is in card_values)",
     "black3_meld_min": "fewest black threes in a going-out meld (R-15)",
     "black3_meld_max": "most black threes in a going-out meld; 0: never (R-15)",
+    "black3_close_bonus": "where not 0, black threes are melded only as the last cards of the hand, and going out "
+                          "so earns this in place of the going-out bonus (Boat R-37)",
     "pile_methods_unfrozen": "ways to take an unfrozen pile once the side has melded: M1 natural pair, "
                              "M2 natural and wild, M3 lay-off on the side's meld",
     "pile_methods_frozen": "ways to take a frozen pile",
@@ -379,12 +441,16 @@ RULE_DOCS: dict[str, str] = {
     "going_out_canastas": "canastas a side needs before one of its players may go out",
     "going_out_bonus": "bonus for going out",
     "going_out_discard": "going out needs a final discard: the last card may never be melded (House-001 R-58)",
+    "keep_last_card": "a player left with one card who may not go out keeps it and does not discard (Boat R-38)",
+    "opening_rounds": "each player's first turns of a hand: draw and discard only, no melding, taking or going out "
+                      "(Boat R-32)",
     "concealed_total": "bonus in total for going out concealed; 0: none (R-13)",
     "concealed_waives_minimum": "a concealed going out after a stock draw needs no initial-meld minimum (R-13)",
     "concealed_requires_partner_unmelded": "concealed only while the partners have laid nothing either (R-13)",
     "ask_partner": "'may I go out?': none, partner, or choose_one_partner (binding either way, R-07)",
     "one_card_pile_rule": "a player holding one card may not take a pile of one card (R-20)",
-    "end_of_stock": "what happens when the stock runs out (E-CLASSIC: R-05, R-06)",
+    "end_of_stock": "what happens when the stock runs out (E-CLASSIC: R-05, R-06; E-RESHUFFLE: the pile, shuffled, "
+                    "becomes the stock, and the hand ends when both are empty, R-39)",
     "last_red3_may_meld": "a red three drawn as the last stock card still lets the player meld (R-05)",
     "empty_stock_take_ends_hand": "R-06 read literally: a pile taken once the stock is empty ends the hand as soon as "
                                   "it is taken (no more melds, no discard, no going out)",
@@ -433,12 +499,19 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "min_naturals": int(R[L.R_MIN_NAT]),
         "max_wilds": int(R[L.R_MAX_WILD]),
         "wilds_below_naturals": bool(R[L.R_WILD_LT_NAT]),
+        "wild_melds": bool(R[L.R_WILD_MELDS]),
         "canasta_bonus_natural": int(R[L.R_CANBONUS + L.CK_NATURAL]),
         "canasta_bonus_mixed": int(R[L.R_CANBONUS + L.CK_MIXED]),
+        "canasta_bonus_small_wild": int(R[L.R_CANBONUS + L.CK_SMALL_WILD]),
+        "canasta_bonus_big_wild": int(R[L.R_CANBONUS + L.CK_BIG_WILD]),
+        "wild_tie_big": bool(R[L.R_WILD_TIE_BIG]),
         "red3_points": tuple(red3),
         "red3_negative_if_no_meld": bool(R[L.R_RED3_NEG]),
+        "table_negative_without_canasta": bool(R[L.R_TABLE_NEG]),
+        "black3_in_hand": int(R[L.R_B3_HAND]),
         "black3_meld_min": int(R[L.R_B3MIN]),
         "black3_meld_max": int(R[L.R_B3MAX]),
+        "black3_close_bonus": int(R[L.R_B3_CLOSE]),
         "pile_methods_unfrozen": _unmask(int(R[L.R_PM_UNFROZEN]), METHODS, ("M1", "M2", "M3")),
         "pile_methods_frozen": _unmask(int(R[L.R_PM_FROZEN]), METHODS, ("M1", "M2", "M3")),
         "pile_methods_premeld": _unmask(int(R[L.R_PM_PREMELD]), METHODS, ("M1", "M2", "M3")),
@@ -451,6 +524,8 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "going_out_canastas": int(R[L.R_GO_CANASTAS]),
         "going_out_bonus": int(R[L.R_GO_BONUS]),
         "going_out_discard": bool(R[L.R_GO_DISCARD]),
+        "keep_last_card": bool(R[L.R_KEEP_LAST]),
+        "opening_rounds": int(R[L.R_OPEN_ROUNDS]),
         "concealed_total": int(R[L.R_CONC_BONUS]),
         "concealed_waives_minimum": bool(R[L.R_CONC_WAIVE]),
         "concealed_requires_partner_unmelded": bool(R[L.R_CONC_PARTNER_UNMELDED]),

@@ -70,6 +70,8 @@ def describe_option(kind: int, a: int, b: int, c: int) -> str:
         return f"discard {_card(a)}"
     if kind == L.O_TOP:
         return f"take the top discard {_card(a)} alone"
+    if kind == L.O_WILD:
+        return f"new wild meld: {a} joker{'s' if a != 1 else ''} + {b} two{'s' if b != 1 else ''}"
     raise ValueError(f"option kind {kind} ({name}) has no description")
 
 

@@ -70,6 +70,8 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             yield {"event": "draw", "player": p, "cards": names}
         elif t == L.EV_TAKE:
             yield {"event": "take_pile", "player": p, "method": METHODS[a], "cards": names}
+        elif t == L.EV_RESHUFFLE:
+            yield {"event": "reshuffle", "player": p, "stock": names}  # E-RESHUFFLE: the new stock, top first
         elif t == L.EV_TOP:
             yield {"event": "take_top", "player": p, "card": card_name(a)}
         elif t == L.EV_MELD:

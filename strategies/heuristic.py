@@ -28,6 +28,7 @@ from sim.engine.contract import (
     F_VAL,
     MIN_MELD,
     MK_RANK,
+    MK_WILD,
     NCK,
     NMF,
     NR,
@@ -43,6 +44,7 @@ from sim.engine.contract import (
     O_STOP,
     O_TAKE,
     O_TOP,
+    O_WILD,
     O_YES,
     OB_ANSWER,
     OB_CANASTAS,
@@ -81,6 +83,7 @@ from sim.engine.contract import (
     R_SEAT_SIDE,
     RED3_D,
     RED3_H,
+    RK_2,
     RK_3,
     RK_JK,
     TAKE_M2,
@@ -102,12 +105,14 @@ K_GO_OUT = 7  # -1 as soon as legal; M >= 0: only when ahead by M points or the 
 K_CANASTAS = 8  # go out only with at least this many canastas (0: the rules' minimum)
 K_NATURAL = 9  # -1 off; N: keep a wild-free meld of at least N naturals natural (no wild added)
 K_TOP = 10  # the top discard alone where the rules offer it (House-001, R-54): TOP_NEVER, TOP_USEFUL, TOP_ALWAYS
-N_KNOBS = 11
+K_WILD_MELD = 11  # -1 never; N: start a wild meld (Boat, R-35) when holding at least N wild cards
+N_KNOBS = 12
 
 FREEZE_NEVER, FREEZE_ALWAYS = -1.0, -2.0
 MELD_ALL, MELD_THREE, MELD_PAIRS = 0.0, 1.0, 2.0
 NATURAL_OFF = -1.0
 TOP_NEVER, TOP_USEFUL, TOP_ALWAYS = -1.0, 0.0, 1.0
+WILD_MELD_NEVER = -1.0
 THREAT_CARDS = 3  # an opponent with the canastas to go out and this few cards threatens to go out
 
 TIER = 1000.0  # discard scores: one tier per kind of card, ranked within the tier
@@ -206,6 +211,10 @@ def load_goout_nb(obs, w):
                 w[W_MEX + r] = 1
                 w[W_MN + r] = obs[mb + F_NAT]
                 w[W_MW + r] = obs[mb + F_TWO] + obs[mb + F_JOK]
+            elif obs[mb + F_KIND] == MK_WILD:  # the wild meld, at RK_JK (Boat)
+                w[W_MEX + r] = 1
+                w[W_MN + r] = obs[mb + F_JOK]
+                w[W_MW + r] = obs[mb + F_TWO]
 
 
 @njit(cache=True)
@@ -288,6 +297,13 @@ def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
         used = 1
         if size + 1 == R[R_CANASTA]:
             ncan += 1
+    elif t == O_WILD:  # the wild meld sits at RK_JK: its jokers and twos (sim.engine.goout)
+        w2[W_TH + RK_JK] -= o[1]
+        w2[W_TH + RK_2] -= o[2]
+        w2[W_MEX + RK_JK] = 1
+        w2[W_MN + RK_JK] += o[1]
+        w2[W_MW + RK_JK] += o[2]
+        used = o[1] + o[2]
     else:  # O_BLACK3
         w2[W_TH + RK_3] -= o[1]
         used = o[1]
@@ -437,6 +453,31 @@ def _draw_score_nb(R, obs, o, prm):
 
 
 @njit(cache=True, inline="always")
+def _wild_meld_score_nb(obs, jokers, mode):
+    """Starting the side's wild meld (Boat, R-35): once holding `wild_meld` wild cards, jokers first
+    (a big wild canasta needs more jokers than twos)."""
+    held = obs[OB_HR + RK_JK] + obs[OB_HR + RK_2]
+    if mode == WILD_MELD_NEVER or held < mode:
+        return -30.0
+    return 60.0 + 5.0 * jokers
+
+
+@njit(cache=True, inline="always")
+def _wild_add_score_nb(R, obs, mb, size, wr, mode):
+    """Adding to the wild meld: completing its canasta first; never a two that would tie the jokers of a
+    big wild canasta (R-35: a tie is small)."""
+    if mode == WILD_MELD_NEVER:
+        return -20.0
+    jok = obs[mb + F_JOK]
+    two = obs[mb + F_TWO]
+    if wr == RK_2 and jok == two + 1 and size + 1 >= R[R_CANASTA]:
+        return -50.0
+    if size == R[R_CANASTA] - 1:
+        return 400.0
+    return 60.0 + (5.0 if wr == RK_JK else 0.0)
+
+
+@njit(cache=True, inline="always")
 def _meld_score_nb(R, obs, o, prm, go_ok):
     """The greedy score of one meld action (the plans of heuristic_decide_nb come on top)."""
     s = obs[OB_SIDE]
@@ -452,13 +493,15 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
         # the most value per action; naturals before wilds
         if t == O_NEW:
             v = b * R[R_CARDVAL + a] + (R[R_CARDVAL + c] - 5.0 if c >= 0 else 0.0)
+        elif t == O_WILD:
+            v = a * R[R_CARDVAL + RK_JK] + b * R[R_CARDVAL + RK_2] - 5.0
         elif t == O_ADD:
             rank = obs[_meld_base_nb(obs, s, a) + F_RANK]
             v = R[R_CARDVAL + (rank if b < 0 else b)] - (5.0 if b >= 0 else 0.0)
         else:
             v = 5.0 * a
         return 1.0 + v
-    after = obs[OB_HN] - (3 if t == O_NEW else (a if t == O_BLACK3 else 1))
+    after = obs[OB_HN] - (3 if t == O_NEW or t == O_WILD else (a if t == O_BLACK3 else 1))
     out = 0.0
     if after <= 1:
         out = 100.0 if go_ok else -500.0
@@ -472,8 +515,12 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
         if style == MELD_PAIRS:
             return -40.0 + out  # a natural pair stays in hand to take the pile
         return (25.0 if free else -20.0) + out
+    if t == O_WILD:
+        return _wild_meld_score_nb(obs, a, prm[K_WILD_MELD]) + out
     mb = _meld_base_nb(obs, s, a)
     size = obs[mb + F_NAT] + obs[mb + F_TWO] + obs[mb + F_JOK]
+    if obs[mb + F_KIND] == MK_WILD:
+        return _wild_add_score_nb(R, obs, mb, size, b, prm[K_WILD_MELD]) + out
     if b < 0:
         if size == R[R_CANASTA] - 1:
             return 340.0 + out
@@ -527,7 +574,7 @@ def known_option_nb(dp, t):
     if dp == DP_DRAW:
         return t == O_DRAW or t == O_TAKE or t == O_END or t == O_TOP
     if dp == DP_MELD:
-        return t == O_NEW or t == O_ADD or t == O_BLACK3 or t == O_STOP
+        return t == O_NEW or t == O_ADD or t == O_BLACK3 or t == O_STOP or t == O_WILD
     if dp == DP_ASK:
         return t == O_NOASK or t == O_ASK
     if dp == DP_ANSWER:

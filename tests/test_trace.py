@@ -136,7 +136,7 @@ def test_describe_option_names_every_card_and_rank_class():
         assert describe_option(L.O_ADD, 1, r, 0) == f"add a wild {name} to meld 1"
 
 
-@pytest.mark.parametrize("kind", [0, 14, 99, -1])
+@pytest.mark.parametrize("kind", [0, 15, 99, -1])
 def test_describe_option_unknown_kind_raises_value_error(kind):
     with pytest.raises(ValueError, match="unknown option kind"):
         describe_option(kind, 0, 0, 0)

@@ -33,15 +33,17 @@ from .layout import (
     SD_COUNT,
 )
 from .log import log_nb
+from .opening import opening_round_nb
 
 
 @engine_jit(inline="always")
 def enum_ask_nb(R, S, p):
     """Not asking, or asking a partner (every partner under choose_one_partner); 0 options when
-    asking is not possible: no partner to ask, going out forced (at most one card) or impossible."""
+    asking is not possible: no partner to ask, going out forced (at most one card) or impossible
+    (Boat's opening rounds included)."""
     st = S.st
-    if R[R_ASK] == ASK_NONE or st[S_LASTR3] != 0 or S.hand[p, HC_N] < 2:
-        return 0
+    if R[R_ASK] == ASK_NONE or st[S_LASTR3] != 0 or S.hand[p, HC_N] < 2 or opening_round_nb(R, S, p):
+        return 0  # (no going out in Boat's opening rounds, R-32)
     if not can_go_out_nb(R, S, p):
         return 0
     s = side_of_nb(R, p)

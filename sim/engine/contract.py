@@ -108,7 +108,14 @@ R_TOP_CARD = 98  # 1: the top discard alone may be taken instead of drawing (Hou
 R_GO_DISCARD = 99  # 1: going out needs a final discard; the last card may not be melded (House-001, R-58)
 R_EXACT_PPM = 100  # probability of the exact-deal bonus, in parts per million
 R_EXACT_BONUS = 101  # the exact-deal bonus to the dealer's side; 0: none
-R_LEN = 102
+R_OPEN_ROUNDS = 102  # each player's first turns: draw and discard only (Boat, R-32)
+R_WILD_MELDS = 103  # 1: melds of wild cards only, one per side (Boat, R-35)
+R_WILD_TIE_BIG = 104  # 1: a wild canasta with as many jokers as twos is big (R-35 option; Boat: small)
+R_TABLE_NEG = 105  # 1: a side without a canasta scores its melds and red threes negative (Boat, R-34)
+R_B3_HAND = 106  # points a black three left in a hand costs (Classic 5, Boat 100)
+R_KEEP_LAST = 107  # 1: a last card may be kept without discarding when the player may not go out
+R_B3_CLOSE = 108  # bonus for going out by melding black threes, in place of the going-out bonus; 0: none
+R_LEN = 109
 PPM = 1_000_000  # a probability in the packed rules is in parts per million (R_EXACT_PPM)
 
 
@@ -123,9 +130,10 @@ ASK_NONE, ASK_PARTNER, ASK_CHOOSE = int(AskMode.NONE), int(AskMode.PARTNER), int
 
 class EndOfStock(IntEnum):
     CLASSIC = 0  # E-CLASSIC
+    RESHUFFLE = 1  # E-RESHUFFLE (Boat): the pile, shuffled, becomes the stock; both empty end the hand
 
 
-EOS_CLASSIC = int(EndOfStock.CLASSIC)
+EOS_CLASSIC, EOS_RESHUFFLE = int(EndOfStock.CLASSIC), int(EndOfStock.RESHUFFLE)
 
 
 # Meld rows (melds[side, row, F_*]) and meld kinds -------------------------------------------------
@@ -153,9 +161,11 @@ NMF = 8
 class CanastaKind(IntEnum):
     NATURAL = 0
     MIXED = 1
+    SMALL_WILD = 2  # all wild, more twos than jokers (a tie too, R-35)
+    BIG_WILD = 3  # all wild, more jokers than twos
 
 
-CK_NATURAL, CK_MIXED = int(CanastaKind.NATURAL), int(CanastaKind.MIXED)
+CK_NATURAL, CK_MIXED, CK_SMALL_WILD, CK_BIG_WILD = (int(k) for k in CanastaKind)
 NCK = 8  # room for the family's kinds (wild, sevens, small and big wild, ...)
 
 
@@ -188,10 +198,11 @@ class Option(IntEnum):
     NO = 11
     DISCARD = 12  # a = card kind
     TOP = 13  # take the top discard alone into the hand (House-001, R-54): a = its card kind
+    WILD = 14  # new wild meld (Boat, R-35): a = jokers, b = twos (three cards in all)
 
 
 (O_DRAW, O_TAKE, O_END, O_NEW, O_ADD, O_BLACK3, O_STOP, O_NOASK, O_ASK, O_YES, O_NO,
- O_DISCARD, O_TOP) = (int(o) for o in Option)
+ O_DISCARD, O_TOP, O_WILD) = (int(o) for o in Option)
 OPT_KIND, OPT_A, OPT_B, OPT_C = 0, 1, 2, 3  # the fields of an option row
 OPT_FIELDS = 4
 OPTION_NAMES = {int(o): o.name.lower().replace("noask", "no-ask") for o in Option}

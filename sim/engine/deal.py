@@ -35,6 +35,7 @@ from .layout import (
     RED3_D,
     RED3_H,
     S_ASKS,
+    S_B3_OUT,
     S_B3DISC,
     S_BLOCK,
     S_CONCEALED,
@@ -68,17 +69,19 @@ from .log import log_nb, logc_nb
 from .meldtable import clear_side_melds_nb
 from .opening import requirement_nb
 from .rng import below_nb, seed_rng_nb
-from .table import hadd_nb, hdel_nb, lay_red3_nb, pile_push_nb, pop_stock_nb
+from .table import hadd_nb, hdel_nb, lay_red3_nb, pile_push_nb, pop_stock_nb, reshuffle_nb, shuffle_stock_nb
 
 
 @engine_jit
-def expose_nb(R, S, p, k):
+def expose_nb(R, S, p, k, refill):
     """EXPOSE-R3 (§1.2) for red three k already out of p's hand: laid out, replaced from the stock
-    while replacements are red threes. Returns 1 when a replacement was needed but the stock was
-    empty (R-05)."""
+    while replacements are red threes. With `refill` (E-RESHUFFLE, R-39) an empty stock is first made
+    again from the pile. Returns 1 when a replacement was needed but no card was left (R-05, R-149)."""
     s = side_of_nb(R, p)
     cur = k
     while True:
+        if refill and S.st[S_STOCK_N] == 0 and S.st[S_PILE_N] > 0:
+            reshuffle_nb(S, p)
         ei = lay_red3_nb(S, p, cur, s)
         if S.st[S_STOCK_N] == 0:
             return 1
@@ -137,6 +140,7 @@ def new_table_nb(R, S):
     st[S_YES] = 0
     st[S_EXACT] = 0
     st[S_TOP_BAN] = -1
+    st[S_B3_OUT] = 0
 
 
 @engine_jit
@@ -157,11 +161,7 @@ def deal_hand_nb(R, S):
         S.stock[i] = JOKER
         i += 1
     pack = R[R_PACK]
-    for j in range(pack - 1, 0, -1):
-        x = below_nb(st, S_DRNG, j + 1)
-        t = S.stock[j]
-        S.stock[j] = S.stock[x]
-        S.stock[x] = t
+    shuffle_stock_nb(S, pack)
     st[S_STOCK_N] = pack
     if R[R_EXACT_PPM] > 0:
         # R-04: whether the dealer grabbed exactly the cards needed; the cards are shuffled either way
@@ -200,5 +200,5 @@ def deal_hand_nb(R, S):
         for k in (RED3_H, RED3_D):
             while S.hand[p, k] > 0:
                 hdel_nb(S, p, k)
-                expose_nb(R, S, p, k)
+                expose_nb(R, S, p, k, False)
     st[S_CUR] = first

@@ -36,15 +36,20 @@ from .layout import (
 )
 from .log import log_nb, logc_nb
 from .meld import meld_phase_nb
+from .opening import opening_round_nb
 from .pile import apply_take_nb, enum_take_nb, top_untakeable_nb
-from .stockend import empty_stock_options_nb
-from .table import hadd_nb, lay_red3_nb, pop_stock_nb
+from .stockend import empty_stock_options_nb, reshuffles_nb
+from .table import hadd_nb, lay_red3_nb, pop_stock_nb, reshuffle_nb
 
 
 @engine_jit
 def draw_nb(R, S, p):
-    """DRAW(k) from the stock."""
+    """DRAW(k) from the stock; from an empty stock only where the pile becomes the stock (E-RESHUFFLE,
+    offered by stockend.empty_stock_options_nb)."""
     st = S.st
+    refill = reshuffles_nb(R)
+    if st[S_STOCK_N] == 0:
+        reshuffle_nb(S, p)
     ei = log_nb(S, EV_DRAW, p, 0, 0, 0, 0)
     for _i in range(R[R_DRAW]):
         if st[S_STOCK_N] == 0:
@@ -52,8 +57,11 @@ def draw_nb(R, S, p):
         c = pop_stock_nb(S)
         logc_nb(S, ei, c)
         if is_red3_nb(c):
-            if expose_nb(R, S, p, c) != 0:
-                st[S_LASTR3] = 1  # R-05: no replacement for the last card
+            if expose_nb(R, S, p, c, refill) != 0:
+                if refill:
+                    st[S_ENDED] = END_STOCK  # no card left in stock or pile for the replacement (R-149)
+                else:
+                    st[S_LASTR3] = 1  # R-05: no replacement for the last card
                 break
         else:
             hadd_nb(S, p, c)
@@ -97,12 +105,15 @@ def take_top_nb(R, S, p):
 def enum_draw_step_nb(R, S, p):
     """O_DRAW, the top card alone where allowed, and the legal takes; at an empty stock, the
     end-of-stock options (0: the hand ends)."""
+    opening = opening_round_nb(R, S, p)  # Boat's opening rounds: draw only (R-32)
     if S.st[S_STOCK_N] > 0:
         n = add_opt_nb(S, 0, O_DRAW, 0, 0, 0)
+        if opening:
+            return n
         if top_card_ok_nb(R, S, p):
             n = add_opt_nb(S, n, O_TOP, S.pile[S.st[S_PILE_N] - 1], 0, 0)
         return enum_take_nb(R, S, p, n)
-    return empty_stock_options_nb(R, S, enum_take_nb(R, S, p, 0))
+    return empty_stock_options_nb(R, S, 0 if opening else enum_take_nb(R, S, p, 0))
 
 
 @engine_jit(inline="always")
@@ -128,11 +139,11 @@ def apply_draw_step_nb(R, S, F, p, i):
 @engine_jit(inline="always")
 def end_pending_take_nb(R, S, p, res):
     """After the meld phase of a pending take (§1.6-1.7), which ended with `res`: a take given back
-    becomes a stock draw, or ends the hand at an empty stock."""
+    becomes a stock draw, or ends the hand at an empty stock (E-RESHUFFLE: once the pile is empty too)."""
     st = S.st
     if st[S_ERR] != 0 or res != MELD_ROLLED_BACK:
         return
-    if st[S_STOCK_N] == 0:
+    if st[S_STOCK_N] == 0 and not (reshuffles_nb(R) and st[S_PILE_N] > 0):
         st[S_ENDED] = END_STOCK
         return
-    draw_nb(R, S, p)
+    draw_nb(R, S, p)  # (from the pile made the stock again, E-RESHUFFLE, if the stock is empty)

@@ -1,12 +1,15 @@
 """Going out (§1.9) and the keep-a-card rule (§1.7): can a player still empty the hand this turn,
-and the going out itself (concealed or not, R-13). This module reads the going-out rules
-(`going_out_canastas`, `concealed_requires_partner_unmelded`).
+and the going out itself (concealed or not, R-13; by black threes, R-37). This module reads the
+going-out rules (`going_out_canastas`, `going_out_discard`, `keep_last_card`,
+`concealed_requires_partner_unmelded`).
 
 The search is exact for rank-meld rules without a size cap: every hand card must end in a meld
 except at most one final discard; singles need a meld of their rank, pairs need a wild, wilds need
-room (max_wilds per meld), black threes form one going-out meld, and the side must reach the canasta
-count. It tries each possible discard and places wilds greedily (smallest canasta deficits first),
-which is optimal because every wild fits any meld that still has room (tests/test_goout.py checks it
+room (meldtable.wild_room_nb per meld), black threes form one going-out meld, and the side must reach
+the canasta count. It tries each possible discard and places wilds greedily (smallest canasta deficits
+first), which is optimal because every wild fits any meld that still has room. Where wild melds exist
+(Boat) the side's wild meld, or a new one of three, takes every wild the rank melds do not, so each
+count of rank deficits filled is tried with the rest there (tests/engine/test_goout.py checks all of it
 against a brute force on random positions). It runs only near the end of a hand or under a "yes":
 step_ok_nb decides the common case inline.
 """
@@ -29,16 +32,20 @@ from .layout import (
     HC_R,
     INV_GOING_OUT,
     MIN_MELD,
+    MK_BLACK3,
     MK_RANK,
+    MK_WILD,
     NR,
     R_CONC_PARTNER_UNMELDED,
     R_GO_CANASTAS,
     R_GO_DISCARD,
+    R_KEEP_LAST,
     RK_2,
     RK_3,
     RK_JK,
     S_ADDED_OLD,
     S_ANSWER,
+    S_B3_OUT,
     S_CHECK,
     S_CONCEALED,
     S_CUR,
@@ -61,11 +68,13 @@ from .layout import (
 )
 from .log import log_nb
 from .meldtable import (
+    black3_close_bonus_nb,
     black3_meld_ok_nb,
     canasta_size_nb,
     canastas_nb,
     min_naturals_nb,
     msize_nb,
+    wild_melds_nb,
     wild_room_nb,
 )
 from .opening import opening_still_needed_nb
@@ -83,10 +92,11 @@ def canastas_to_go_out_nb(R):
 
 
 @engine_jit
-def _all_melded_nb(R, w, ncan, need, value_needed):
-    """Can every card in w[W_TH:] be melded (no discard) so that the side reaches `need` canastas?"""
+def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
+    """Can every card in w[W_TH:] be melded so that the side reaches `need` canastas? (`discarded`: a
+    final discard follows, which a black-three close forbids, R-37.)"""
     b3 = w[W_TH + RK_3]
-    if b3 > 0 and not black3_meld_ok_nb(R, b3):
+    if b3 > 0 and (not black3_meld_ok_nb(R, b3) or (discarded and black3_close_bonus_nb(R) > 0)):
         return False
     if value_needed > 0:
         v = 0
@@ -143,11 +153,7 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
     if wilds < mandatory:
         return False
     free = wilds - mandatory
-    if free > capacity:
-        return False
     short = need - ncan - newcan
-    if short <= 0:
-        return True
     # insertion sort of the deficits, then fill the smallest first
     for i in range(1, nd):
         x = w[W_DEF + i]
@@ -156,6 +162,28 @@ def _all_melded_nb(R, w, ncan, need, value_needed):
             w[W_DEF + j + 1] = w[W_DEF + j]
             j -= 1
         w[W_DEF + j + 1] = x
+    if wild_melds_nb(R) and (w[W_MEX + RK_JK] != 0 or free >= MIN_MELD):
+        # R-35: the side's one wild meld (or a new one, of three or more) takes every wild the rank melds
+        # do not, without a cap; it is a canasta once it reaches the size. Fill the k smallest deficits
+        # of the rank melds, the rest to the wild meld, for every k.
+        least = 0 if w[W_MEX + RK_JK] != 0 else MIN_MELD
+        wsize = w[W_MN + RK_JK] + w[W_MW + RK_JK] if w[W_MEX + RK_JK] != 0 else 0
+        used = 0
+        for k in range(nd + 1):
+            if k > 0:
+                used += w[W_DEF + k - 1]
+            rest = free - used
+            if rest < least:
+                break
+            got = k + (1 if wsize < csize <= wsize + rest else 0)
+            if got >= short:
+                return True
+        if w[W_MEX + RK_JK] != 0:
+            return False  # with a wild meld on the table every placement was among those tried
+    if free > capacity:
+        return False
+    if short <= 0:
+        return True
     used = 0
     for i in range(nd):
         if short == 0:
@@ -172,13 +200,13 @@ def can_go_out_w_nb(R, w, ncan, need, value_needed):
     """Search over the final discard (none where the rules let the last card be melded, or one card
     of any rank class held). The card taken by a top-card draw may not be the discard (R-54): its rank
     can be discarded only while another card of that rank is held, the taken one melded."""
-    if R[R_GO_DISCARD] == 0 and _all_melded_nb(R, w, ncan, need, value_needed):
+    if R[R_GO_DISCARD] == 0 and _all_melded_nb(R, w, ncan, need, value_needed, False):
         return True
     for d in range(NR):
         if w[W_TH + d] == 0 or (d == w[W_BAN] and w[W_TH + d] < 2):
             continue
         w[W_TH + d] -= 1
-        ok = _all_melded_nb(R, w, ncan, need, value_needed)
+        ok = _all_melded_nb(R, w, ncan, need, value_needed, True)
         w[W_TH + d] += 1
         if ok:
             return True
@@ -207,6 +235,10 @@ def load_goout_nb(R, S, p):
             w[W_MEX + r] = 1
             w[W_MN + r] = S.melds[s, m, F_NAT]
             w[W_MW + r] = S.melds[s, m, F_TWO] + S.melds[s, m, F_JOK]
+        elif m >= 0 and S.melds[s, m, F_KIND] == MK_WILD:  # the wild meld, at RK_JK: its jokers and twos
+            w[W_MEX + r] = 1
+            w[W_MN + r] = S.melds[s, m, F_JOK]
+            w[W_MW + r] = S.melds[s, m, F_TWO]
         else:
             w[W_MEX + r] = 0
             w[W_MN + r] = 0
@@ -233,7 +265,7 @@ def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dne
     st = S.st
     if st[S_LASTR3] != 0:
         return h_after >= 1
-    if h_after >= 2 and st[S_ANSWER] != ANSWER_YES:
+    if h_after >= cards_kept_nb(R) and st[S_ANSWER] != ANSWER_YES:
         return True
     return step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n)
 
@@ -262,8 +294,8 @@ def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild,
 
 @engine_jit
 def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
-    """A pile take that leaves at most one card must leave a way to go out (melded side only)."""
-    if h_after >= 2:
+    """A pile take that leaves fewer cards than a player keeps must leave a way to go out (melded side)."""
+    if h_after >= cards_kept_nb(R):
         return True
     w = load_goout_nb(R, S, p)
     w[W_TH + r] -= nat_used
@@ -279,6 +311,22 @@ def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
     if wild_r >= 0:
         w[W_MW + r] += 1
     return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), 0)
+
+
+@engine_jit(inline="always")
+def cards_kept_nb(R):
+    """Cards a player who does not go out keeps after melding: one to discard and one to keep, or the
+    last card alone, kept without a discard, where `keep_last_card` (Boat, R-38)."""
+    return 1 if R[R_KEEP_LAST] != 0 else 2
+
+
+@engine_jit(inline="always")
+def keeps_last_card_nb(R, S, p):
+    """R-38: a player left with one card who may not go out keeps it, and the turn ends with no discard."""
+    if R[R_KEEP_LAST] == 0 or S.hand[p, HC_N] != 1:
+        return False
+    pend = S.st[S_PEND] if S.st[S_PEND] > 0 else 0
+    return not may_empty_hand_nb(R, S, side_of_nb(R, p), pend)
 
 
 @engine_jit(inline="always")
@@ -317,4 +365,9 @@ def go_out_nb(R, S, p):
                 if S.melds[s, m, F_TURN] != st[S_TURN]:
                     conc = 0
     st[S_CONCEALED] = conc
+    if black3_close_bonus_nb(R) > 0:
+        for m in range(S.side[s, SD_NM]):
+            row = S.melds[s, m]
+            if row[F_KIND] == MK_BLACK3 and row[F_TURN] == st[S_TURN] and row[F_PLAYER] == p:
+                st[S_B3_OUT] = 1  # closed by melding the black threes (R-37)
     log_nb(S, EV_GOOUT, p, conc, 0, 0, 0)

@@ -27,8 +27,10 @@ from .layout import (
     INV_SCORES,
     JOKER,
     MAXP,
+    MIN_MELD,
     MK_BLACK3,
     MK_RANK,
+    MK_WILD,
     NCK,
     NK,
     NR,
@@ -57,12 +59,13 @@ from .layout import (
     SD_COMP,
     SD_CUM,
     SD_CUM0,
+    SD_MELDED,
     SD_MOR,
     SD_NCAN,
     SD_NM,
     SD_RED3,
 )
-from .meldtable import black3_meld_ok_nb, canasta_kind_nb, rank_meld_ok_nb
+from .meldtable import black3_meld_ok_nb, canasta_kind_nb, rank_meld_ok_nb, wild_melds_nb
 
 SUITS = 4
 
@@ -145,11 +148,19 @@ def check_nb(R, S, where):
             elif row[F_KIND] == MK_BLACK3:
                 if w != 0 or not black3_meld_ok_nb(R, row[F_NAT]) or row[F_RANK] != RK_3:
                     _fail_nb(S, INV_MELD_VALID, where)
+            elif row[F_KIND] == MK_WILD:
+                # Boat: three or more wilds, never a natural; the side's one wild meld
+                if not wild_melds_nb(R) or row[F_NAT] != 0 or w < MIN_MELD or row[F_RANK] != RK_JK:
+                    _fail_nb(S, INV_MELD_VALID, where)
+                if S.side[s, SD_MOR + RK_JK] != m:
+                    _fail_nb(S, INV_ONE_MELD_PER_RANK, where)
             else:
                 _fail_nb(S, INV_MELD_VALID, where)
             c = canasta_kind_nb(R, S, s, m)
             if c >= 0:
                 kinds[c] += 1
+        if where != CHECK_IN_TURN and S.side[s, SD_NM] > 0 and S.side[s, SD_MELDED] == 0:
+            _fail_nb(S, INV_MELD_VALID, where)  # melds short of the minimum never outlast the turn
         ncan = 0
         for c in range(NCK):
             ncan += kinds[c]

@@ -78,7 +78,8 @@ S_TRACE_DPM = 63  # decision trace: bitmask of the decision points traced (bit D
 S_WORK = 64  # 128 words of scratch for the go-out search (goout.W_*)
 S_CHK = S_WORK + 128  # 2 * NR words of scratch for the invariant checks (kernels allocate nothing)
 S_TOP_BAN = S_CHK + 2 * NR  # card kind taken by a top-card-only draw that may not be discarded this turn, -1
-S_NST = S_TOP_BAN + 1
+S_B3_OUT = S_TOP_BAN + 1  # the player went out by melding black threes (Boat, R-37)
+S_NST = S_B3_OUT + 1
 
 # Seat table (hand[p, c]): one row per seat, row MAXP is the snapshot of a pending opening --------
 # Few arrays, many columns: every array of the state costs reference counting on every kernel call
@@ -177,7 +178,7 @@ ERR_SAMPLE = 6  # an observation no state can match (sample.sample_nb): an engin
 
 # Events (transcript) ----------------------------------------------------------------------------
 (EV_DEAL, EV_RED3, EV_DRAW, EV_TAKE, EV_MELD, EV_ASK, EV_DISCARD, EV_GOOUT, EV_HANDEND, EV_GAMEEND,
- EV_TOP) = range(1, 12)
+ EV_TOP, EV_RESHUFFLE) = range(1, 13)
 EV_TYPE, EV_PLAYER, EV_A, EV_B, EV_C, EV_CARDS, EV_NCARDS, EV_D, EV_E = range(9)  # the fields of an event row
 EVF = 9  # EV_E: the deal's exact-deal flag
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .cards import is_natural_meld_rank_nb, side_of_nb, value_nb
 from .decide import add_opt_nb, choose_nb
-from .goout import may_empty_hand_nb, step_ok_nb
+from .goout import cards_kept_nb, may_empty_hand_nb, step_ok_nb
 from .invariants import check_nb
 from .jit import engine_jit
 from .layout import (
@@ -35,16 +35,20 @@ from .layout import (
     MIN_MELD,
     MK_BLACK3,
     MK_RANK,
+    MK_WILD,
     NR,
     O_ADD,
     O_BLACK3,
     O_NEW,
     O_STOP,
+    O_WILD,
     OPT_A,
     OPT_B,
     OPT_C,
     OPT_KIND,
+    RK_2,
     RK_3,
+    RK_JK,
     S_ADDED_OLD,
     S_ANSWER,
     S_CHECK,
@@ -62,6 +66,7 @@ from .layout import (
 )
 from .log import log_nb
 from .meldtable import (
+    black3_close_bonus_nb,
     black3_meld_max_nb,
     black3_meld_min_nb,
     canasta_size_nb,
@@ -69,9 +74,37 @@ from .meldtable import (
     lay_from_hand_nb,
     meld_new_nb,
     min_naturals_nb,
+    wild_melds_nb,
     wild_room_nb,
 )
+from .opening import opening_round_nb
 from .pile import pickup_nb, rollback_nb, snapshot_nb
+
+
+@engine_jit
+def enum_wild_meld_nb(R, S, p, s, h, ncan, pend, n):
+    """Boat's wild meld (R-35): add a joker or a two to the side's wild meld, or start it with three
+    wild cards (every mix of jokers and twos held); never a natural card."""
+    hand = S.hand
+    jk = hand[p, HC_R + RK_JK]
+    tw = hand[p, HC_R + RK_2]
+    vj = value_nb(R, RK_JK)
+    vt = value_nb(R, RK_2)
+    m = S.side[s, SD_MOR + RK_JK]
+    if m >= 0:
+        size = S.melds[s, m, F_JOK] + S.melds[s, m, F_TWO]
+        grows = 1 if size == canasta_size_nb(R) - 1 else 0
+        if jk >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows, pend + vj, RK_JK, 1, 0, 0, 0, 0):
+            n = add_opt_nb(S, n, O_ADD, m, RK_JK, 0)
+        if tw >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows, pend + vt, RK_JK, 0, 1, 0, RK_2, 1):
+            n = add_opt_nb(S, n, O_ADD, m, RK_2, 0)
+        return n
+    for j in range(MIN_MELD + 1):
+        t = MIN_MELD - j
+        if j <= jk and t <= tw and step_ok_nb(R, S, p, s, h - MIN_MELD, ncan, pend + j * vj + t * vt,
+                                             RK_JK, j, t, 1, RK_2, t):
+            n = add_opt_nb(S, n, O_WILD, j, t, 0)
+    return n
 
 
 @engine_jit(inline="always")
@@ -116,20 +149,24 @@ def enum_meld_nb(R, S, p):
                     if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - MIN_MELD, ncan,
                                                        pend + 2 * v + value_nb(R, wr), r, 2, 1, 1, wr, 1):
                         n = add_opt_nb(S, n, O_NEW, r, 2, wr)
+    if wild_melds_nb(R):
+        n = enum_wild_meld_nb(R, S, p, s, h, ncan, pend, n)
     b3 = hand[p, HC_R + RK_3]
     b3max = black3_meld_max_nb(R)
     if b3max > 0 and b3 >= black3_meld_min_nb(R) and st[S_PRE] == 0:
         top = b3 if b3 < b3max else b3max
+        left = 0 if black3_close_bonus_nb(R) > 0 else 1  # a black-three close melds the last cards (R-37)
         for c in range(black3_meld_min_nb(R), top + 1):
             # only as part of going out (R-15): nothing but a final discard may remain
-            if h - c <= 1 and step_ok_nb(R, S, p, s, h - c, ncan, pend + c * value_nb(R, RK_3),
-                                         RK_3, 0, 0, 0, RK_3, c):
+            if h - c <= left and step_ok_nb(R, S, p, s, h - c, ncan, pend + c * value_nb(R, RK_3),
+                                            RK_3, 0, 0, 0, RK_3, c):
                 n = add_opt_nb(S, n, O_BLACK3, c, 0, 0)
     if st[S_LASTR3] != 0:
         n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
     elif h <= 1 and st[S_PRE] == 0:
-        # stopping here means discarding the last card: that is going out, so it must be legal now
-        if may_empty_hand_nb(R, S, s, pend):
+        # stopping here means discarding the last card: that is going out, so it must be legal now;
+        # or keeping it without a discard where the rules allow (R-38)
+        if may_empty_hand_nb(R, S, s, pend) or (cards_kept_nb(R) <= h and st[S_ANSWER] != ANSWER_YES):
             n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
     elif st[S_ANSWER] != ANSWER_YES:
         n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
@@ -158,6 +195,10 @@ def apply_meld_nb(R, S, p, i):
             st[S_ADDED_OLD] = 1
         ei = log_nb(S, EV_MELD, p, m, 0, S.melds[s, m, F_KIND], 0)
         value = lay_from_hand_nb(R, S, p, s, m, ei, S.melds[s, m, F_RANK] if b < 0 else b, 1)
+    elif t == O_WILD:
+        m = meld_new_nb(S, p, s, MK_WILD, RK_JK)
+        ei = log_nb(S, EV_MELD, p, m, 1, MK_WILD, 0)
+        value = lay_from_hand_nb(R, S, p, s, m, ei, RK_JK, a) + lay_from_hand_nb(R, S, p, s, m, ei, RK_2, b)
     else:  # O_BLACK3
         m = meld_new_nb(S, p, s, MK_BLACK3, RK_3)
         ei = log_nb(S, EV_MELD, p, m, 1, MK_BLACK3, 0)
@@ -182,8 +223,10 @@ def meld_step_nb(R, S, p, i):
         if st[S_PRE] != 0:
             rollback_nb(R, S, p)
             return MELD_ROLLED_BACK
-        if st[S_PEND] > 0 and (S.hand[p, HC_N] >= 2 or st[S_LASTR3] != 0):
-            # short of the minimum and not going out: the cards go back to the hand
+        if st[S_PEND] > 0 and not (S.hand[p, HC_N] <= 1 and st[S_LASTR3] == 0
+                                   and may_empty_hand_nb(R, S, s, st[S_PEND])):
+            # short of the minimum and not going out (a last card kept, R-38, included): the cards go
+            # back to the hand
             rollback_nb(R, S, p)
         st[S_PEND] = -1
         return MELD_ON
@@ -211,6 +254,8 @@ def meld_phase_from_nb(R, S, F, p, i):
     turn.turn_nb); then meld actions until it ends, as meld_phase_nb says."""
     st = S.st
     if i < 0:
+        if opening_round_nb(R, S, p):
+            return MELD_ON  # Boat's opening rounds: no melding (R-32)
         if S.side[side_of_nb(R, p), SD_MELDED] == 0 and st[S_PRE] == 0:
             snapshot_nb(R, S, p)
             st[S_PEND] = 0

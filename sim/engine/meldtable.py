@@ -1,17 +1,20 @@
-"""The meld table and the meld rules (§1.4): composition, the canasta size, canastas by kind.
+"""The meld table and the meld rules (§1.4): composition, wild melds (Boat), the canasta size, canastas
+by kind, the black-three meld.
 
 A side's melds are rows of melds[side] (F_* fields); several melds of one rank may be rows, and
 side[s, SD_MOR + r] points at the open one, the meld of rank class r that takes more cards (in Classic
 every meld stays open: one per rank, R-16). Canastas are counted by kind (side[s, SD_CAN + CK_*]) as
 cards arrive, so no phase recounts the table. This module is the one that reads the composition rules
-(`min_naturals`, `max_wilds`, black-three meld sizes) and `canasta_size`; the meld phase, the searches
-and the scoring ask it."""
+(`min_naturals`, `max_wilds`, `wilds_below_naturals`, `wild_melds`, `wild_tie_big`, black-three meld
+sizes and `black3_close_bonus`) and `canasta_size`; the meld phase, the searches and the scoring ask it."""
 
 from .cards import rank_of_nb, value_nb
 from .jit import engine_jit
 from .layout import (
+    CK_BIG_WILD,
     CK_MIXED,
     CK_NATURAL,
+    CK_SMALL_WILD,
     F_JOK,
     F_KIND,
     F_NAT,
@@ -27,12 +30,15 @@ from .layout import (
     NCK,
     NMF,
     NR,
+    R_B3_CLOSE,
     R_B3MAX,
     R_B3MIN,
     R_CANASTA,
     R_MAX_WILD,
     R_MIN_NAT,
     R_WILD_LT_NAT,
+    R_WILD_MELDS,
+    R_WILD_TIE_BIG,
     RK_2,
     RK_JK,
     S_TURN,
@@ -78,6 +84,19 @@ def black3_meld_max_nb(R):
 
 
 @engine_jit(inline="always")
+def black3_close_bonus_nb(R):
+    """Where not 0 (Boat, R-37), black threes are melded only as the last cards of the hand, and going
+    out so earns this bonus in place of the going-out bonus."""
+    return R[R_B3_CLOSE]
+
+
+@engine_jit(inline="always")
+def wild_melds_nb(R):
+    """Melds of wild cards only, one per side, are allowed (Boat, R-35)."""
+    return R[R_WILD_MELDS] != 0
+
+
+@engine_jit(inline="always")
 def black3_meld_ok_nb(R, count):
     """`count` black threes make a legal going-out meld (R-15)."""
     return R[R_B3MAX] > 0 and R[R_B3MIN] <= count <= R[R_B3MAX]
@@ -118,6 +137,11 @@ def canasta_kind_nb(R, S, s, m):
         return -1
     if row[F_NAT] + row[F_TWO] + row[F_JOK] < R[R_CANASTA]:
         return -1
+    if row[F_KIND] == MK_WILD:
+        # R-35: decided by the final composition; more jokers than twos is big, a tie small (or big)
+        if row[F_JOK] > row[F_TWO] or (row[F_JOK] == row[F_TWO] and R[R_WILD_TIE_BIG] != 0):
+            return CK_BIG_WILD
+        return CK_SMALL_WILD
     return CK_NATURAL if row[F_TWO] + row[F_JOK] == 0 else CK_MIXED
 
 

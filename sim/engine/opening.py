@@ -1,22 +1,32 @@
 """The initial meld (§0, §1.6 step 2, §1.7): the minimum by the side's score (`initial_meld_table`,
-R-10), what a hand can reach this turn, and the concealed waiver of the minimum (R-13)."""
+R-10), what a hand can reach this turn, the concealed waiver of the minimum (R-13), and Boat's opening
+rounds before any meld (`opening_rounds`, R-32)."""
 
 from .cards import is_natural_meld_rank_nb, value_nb
 from .jit import engine_jit
 from .layout import (
+    HC_TURNS,
     MIN_MELD,
     NR,
     R_CONC_WAIVE,
     R_MTAB_N,
     R_MTAB_REQ,
     R_MTAB_THR,
+    R_OPEN_ROUNDS,
     RK_2,
     RK_JK,
     S_TOOK,
     SD_MELDED,
     SD_REQ,
 )
-from .meldtable import min_naturals_nb, wild_room_nb
+from .meldtable import min_naturals_nb, wild_melds_nb, wild_room_nb
+
+
+@engine_jit(inline="always")
+def opening_round_nb(R, S, p):
+    """Seat p is in its first `opening_rounds` turns of the hand (Boat, R-32): it draws from the stock and
+    discards, and neither melds, takes the pile nor goes out."""
+    return R[R_OPEN_ROUNDS] > 0 and S.hand[p, HC_TURNS] <= R[R_OPEN_ROUNDS]
 
 
 @engine_jit
@@ -43,7 +53,8 @@ def opening_still_needed_nb(R, S, s, pend_after):
 @engine_jit
 def max_meld_value_nb(R, h, trank, troom, scratch):
     """Most value meldable from rank counts h, given an already started meld of rank `trank` (or -1)
-    that has room for `troom` more wilds (meldtable.wild_room_nb, with h[trank] more naturals in it). Exact for rank-meld rules without a cap: wilds are placed jokers first,
+    that has room for `troom` more wilds (meldtable.wild_room_nb, with h[trank] more naturals in it),
+    by a side with no wild meld yet (three wilds or more may make one where the rules allow, R-35). Exact for rank-meld rules without a cap: wilds are placed jokers first,
     pairs are opened best first, and every k (number of pairs opened) is tried."""
     minnat = min_naturals_nb(R)
     pair_room = wild_room_nb(R, 2, 0)  # an opened pair takes one wild, and at most this many
@@ -73,6 +84,7 @@ def max_meld_value_nb(R, h, trank, troom, scratch):
     jok = h[RK_JK]
     two = h[RK_2]
     wilds = jok + two
+    every_wild = jok * value_nb(R, RK_JK) + two * value_nb(R, RK_2)
     best = -1
     pairsum = 0
     kmax = npairs if npairs < wilds else wilds
@@ -80,7 +92,9 @@ def max_meld_value_nb(R, h, trank, troom, scratch):
         if k > 0:
             pairsum += scratch[k - 1]
         s = slots + k * pair_room
-        if s <= 0:
+        if wild_melds_nb(R) and wilds - k >= MIN_MELD:
+            tot = base + pairsum + every_wild  # the wilds the pairs leave make a wild meld (Boat, R-35)
+        elif s <= 0:
             tot = base + pairsum
         else:
             nw = wilds if wilds < s else s

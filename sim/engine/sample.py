@@ -91,6 +91,7 @@ from .layout import (
     S_ADDED_OLD,
     S_ANSWER,
     S_ASKER,
+    S_B3_OUT,
     S_BLOCK,
     S_CUR,
     S_DEALER,
@@ -130,8 +131,8 @@ from .layout import (
     SUITS,
     ob_known,
 )
-from .rng import below_nb, seed_rng_nb
-from .table import hadd_nb
+from .rng import seed_rng_nb
+from .table import hadd_nb, shuffle_stock_nb
 
 SAMPLE_STREAM = 1 << 41  # key of a sample's shuffle, apart from the deal streams (key 0) and play (1 << 40)
 SAMPLE_PLAY = 1 << 42  # key of the sampled state's own play stream (the random words its strategies see)
@@ -164,16 +165,6 @@ def hback_nb(S, p, k):
     S.hand[p, HC_N] -= 1
 
 
-@engine_jit(inline="always")
-def shuffle_nb(S, n):
-    """Fisher-Yates on S.stock[0:n] with the sample's stream."""
-    for j in range(n - 1, 0, -1):
-        x = below_nb(S.st, S_DRNG, j + 1)
-        t = S.stock[j]
-        S.stock[j] = S.stock[x]
-        S.stock[x] = t
-
-
 @engine_jit
 def sample_table_nb(R, obs, S):
     """Everything in the observation but the cards: the scalars, the seats' and sides' tables and the
@@ -203,6 +194,7 @@ def sample_table_nb(R, obs, S):
     # the card the player in turn took alone from the top and may not discard (R-54): only its taker
     # sees the restriction (whether it held a copy already is private), so an answer's sample has none
     st[S_TOP_BAN] = obs[OB_TOP_TAKEN] if obs[OB_DP] != DP_ANSWER else -1
+    st[S_B3_OUT] = 0
     kb = ob_known(obs)
     for q in range(MAXP + 1):
         for c in range(HC_N + 1):
@@ -362,7 +354,7 @@ def sample_nb(R, obs, S, seed):
     first = m - (obs[OB_HANDS + cur] - S.hand[cur, HC_N]) if cur != p else m
     ok = False
     for _ in range(tries):
-        shuffle_nb(S, m)
+        shuffle_stock_nb(S, m)
         for j in range(first, m):
             hadd_nb(S, cur, S.stock[j])
         if obs[OB_DP] != DP_ANSWER or can_go_out_nb(R, S, cur):
@@ -386,5 +378,5 @@ def sample_nb(R, obs, S, seed):
     for _ in range(red_d):
         S.stock[m] = RED3_D
         m += 1
-    shuffle_nb(S, m)
+    shuffle_stock_nb(S, m)
     st[S_STOCK_N] = m

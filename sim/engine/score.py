@@ -1,6 +1,7 @@
 """Scoring a hand (§1.11, §3.1 scoring): every component in points, per side (docs/rules.md 2.7).
 This module reads the bonus and red-three rules (`canasta_bonus_*`, `red3_points`,
-`red3_negative_if_no_meld`, `going_out_bonus`, `concealed_total`, `exact_deal_bonus`)."""
+`red3_negative_if_no_meld`, `table_negative_without_canasta`, `going_out_bonus`, `concealed_total`,
+`exact_deal_bonus`)."""
 
 from .cards import side_of_nb
 from .jit import engine_jit
@@ -23,6 +24,8 @@ from .layout import (
     R_PLAYERS,
     R_RED3_NEG,
     R_RED3TAB,
+    R_TABLE_NEG,
+    S_B3_OUT,
     S_CONCEALED,
     S_DEALER,
     S_ENDED,
@@ -31,9 +34,11 @@ from .layout import (
     SD_CAN,
     SD_COMP,
     SD_CUM,
+    SD_NCAN,
     SD_NM,
     SD_RED3,
 )
+from .meldtable import black3_close_bonus_nb
 from .table import hand_value_nb
 
 RED3_TABLE = 9  # red-three points for 0 .. 8 threes; more count as 8
@@ -46,12 +51,21 @@ def concealed_bonus_nb(R):
 
 
 @engine_jit(inline="always")
+def table_negative_nb(R, S, s):
+    """Boat (R-34): a side without a canasta scores its whole table, melds and red threes, negative."""
+    return R[R_TABLE_NEG] != 0 and S.side[s, SD_NCAN] == 0
+
+
+@engine_jit(inline="always")
 def red3_points_nb(R, S, s):
-    """Side s's red threes (`red3_points`): negative when it has melded nothing (R-12, R-19)."""
+    """Side s's red threes (`red3_points`): negative when it has melded nothing (R-12, R-19), or in
+    Boat when it has no canasta (R-34)."""
     k = S.side[s, SD_RED3]
     v = R[R_RED3TAB + (k if k < RED3_TABLE else RED3_TABLE - 1)]
     if S.side[s, SD_NM] == 0 and R[R_RED3_NEG] != 0:
         return -v  # a side that has melded nothing pays for its red threes (R-12)
+    if table_negative_nb(R, S, s):
+        return -v
     return v
 
 
@@ -65,12 +79,16 @@ def score_hand_nb(R, S):
         melded = 0
         for m in range(S.side[s, SD_NM]):
             melded += S.melds[s, m, F_VAL]
+        if table_negative_nb(R, S, s):
+            melded = -melded  # R-34
         can = 0
         for k in range(NCK):
             can += S.side[s, SD_CAN + k] * R[R_CANBONUS + k]
         go = 0
         if out >= 0 and side_of_nb(R, out) == s:
             go = R[R_CONC_BONUS] if st[S_CONCEALED] != 0 else R[R_GO_BONUS]
+            if st[S_B3_OUT] != 0:
+                go = black3_close_bonus_nb(R)  # R-37: in place of the going-out bonus
         inh = 0
         for p in range(R[R_PLAYERS]):
             if side_of_nb(R, p) == s:

@@ -1,4 +1,5 @@
-"""The end of the stock (§1.10). E-CLASSIC (R-05, R-06): once the stock is empty, each player must
+"""The end of the stock (§1.10). E-RESHUFFLE (Boat, R-39): the pile, shuffled, becomes the stock when a
+card is needed, and the hand ends when both are empty. E-CLASSIC (R-05, R-06): once the stock is empty, each player must
 take the pile when its top card can be laid off on the side's meld (M3) and may take it by any other
 legal method; a player who cannot or will not take it ends the hand. A red three drawn as the last
 card, or needing a replacement from an empty stock, ends the hand after the player may meld
@@ -11,8 +12,10 @@ from .jit import engine_jit
 from .layout import (
     END_STOCK,
     EOS_CLASSIC,
+    EOS_RESHUFFLE,
     ERR_RULE,
     HC_LAID,
+    O_DRAW,
     O_END,
     OPT_A,
     R_EOS,
@@ -21,6 +24,7 @@ from .layout import (
     S_ENDED,
     S_ERR,
     S_LAIDT,
+    S_PILE_N,
     S_STOCK_N,
     S_TOOK,
     TAKE_M3,
@@ -29,11 +33,24 @@ from .meld import meld_phase_nb
 
 
 @engine_jit(inline="always")
+def reshuffles_nb(R):
+    """E-RESHUFFLE (Boat, R-39): a draw from an empty stock, or a red three's replacement, first makes
+    the stock again from the pile."""
+    return R[R_EOS] == EOS_RESHUFFLE
+
+
+@engine_jit(inline="always")
 def empty_stock_options_nb(R, S, n):
-    """The draw step at an empty stock, given the n legal takes in S.opts: 0 (the hand ends), the
-    takes alone when one is forced, or the takes and O_END (decline and end the hand)."""
+    """The draw step at an empty stock, given the n legal takes in S.opts. E-CLASSIC: 0 (the hand
+    ends), the takes alone when one is forced, or the takes and O_END (decline and end the hand).
+    E-RESHUFFLE: the takes, and a draw from the pile turned into the stock while it holds cards; 0 when
+    both are empty (the hand ends, R-149)."""
+    if R[R_EOS] == EOS_RESHUFFLE:
+        if S.st[S_PILE_N] > 0:
+            return add_opt_nb(S, n, O_DRAW, 0, 0, 0)
+        return n
     if R[R_EOS] != EOS_CLASSIC:
-        S.st[S_ERR] = ERR_RULE  # rules.validate admits E-CLASSIC only, so this is never reached
+        S.st[S_ERR] = ERR_RULE  # rules.validate admits E-CLASSIC and E-RESHUFFLE only: never reached
         return 0
     if n == 0:
         return 0

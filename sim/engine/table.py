@@ -6,8 +6,29 @@ the engine's choice (S H D C), since suits do not matter in the rank-meld games.
 
 from .cards import rank_of_nb, value_nb
 from .jit import engine_jit
-from .layout import EV_RED3, HC_KNOWN, HC_N, HC_R, JOKER, NR, RK_JK, S_PILE_N, S_STOCK_N, S_TOP_BAN, SD_RED3, SUITS
-from .log import log_nb
+from .layout import (
+    EV_RED3,
+    EV_RESHUFFLE,
+    HC_KNOWN,
+    HC_N,
+    HC_R,
+    JOKER,
+    NR,
+    R_B3_HAND,
+    RK_3,
+    RK_JK,
+    S_BLOCK,
+    S_DRNG,
+    S_FROZEN,
+    S_PILE_N,
+    S_PILE_R3,
+    S_STOCK_N,
+    S_TOP_BAN,
+    SD_RED3,
+    SUITS,
+)
+from .log import log_nb, logc_nb
+from .rng import below_nb
 
 
 @engine_jit(inline="always")
@@ -52,10 +73,11 @@ def htake_rank_nb(S, p, r):
 
 @engine_jit(inline="always")
 def hand_value_nb(R, S, p):
-    """Points of the cards in p's hand (they count against the side at scoring)."""
+    """Points of the cards in p's hand (they count against the side at scoring); a black three left
+    in a hand costs `black3_in_hand` (Boat: 100, though 0 when melded)."""
     v = 0
     for r in range(NR):
-        v += S.hand[p, HC_R + r] * value_nb(R, r)
+        v += S.hand[p, HC_R + r] * (R[R_B3_HAND] if r == RK_3 else value_nb(R, r))
     return v
 
 
@@ -79,3 +101,32 @@ def lay_red3_nb(S, p, k, s):
     """A red three reaching the side's red-three area (from the deal, a draw, or the pile)."""
     S.side[s, SD_RED3] += 1
     return log_nb(S, EV_RED3, p, k, -1, 0, 0)
+
+
+@engine_jit(inline="always")
+def shuffle_stock_nb(S, n):
+    """Fisher-Yates on S.stock[0:n] with the deal stream (S_DRNG: the deal's, or a sample's, seeded)."""
+    for j in range(n - 1, 0, -1):
+        x = below_nb(S.st, S_DRNG, j + 1)
+        t = S.stock[j]
+        S.stock[j] = S.stock[x]
+        S.stock[x] = t
+
+
+@engine_jit
+def reshuffle_nb(S, p):
+    """The pile turned over and shuffled (the hand's deal stream) becomes the stock, and the pile starts
+    afresh, empty and unblocked (E-RESHUFFLE, R-39): logged with the new stock, top first."""
+    st = S.st
+    n = st[S_PILE_N]
+    for i in range(n):
+        S.stock[i] = S.pile[i]
+    shuffle_stock_nb(S, n)
+    st[S_STOCK_N] = n
+    st[S_PILE_N] = 0
+    st[S_FROZEN] = 0
+    st[S_BLOCK] = -1
+    st[S_PILE_R3] = 0
+    ei = log_nb(S, EV_RESHUFFLE, p, 0, 0, 0, 0)
+    for j in range(n - 1, -1, -1):
+        logc_nb(S, ei, S.stock[j])

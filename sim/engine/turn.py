@@ -9,7 +9,7 @@ from .ask import apply_answer_nb, apply_ask_nb, enum_ask_nb
 from .decide import choose_nb
 from .discard import apply_discard_nb, enum_discard_nb
 from .draw import apply_draw_step_nb, end_pending_take_nb, enum_draw_step_nb
-from .goout import go_out_nb
+from .goout import go_out_nb, keeps_last_card_nb
 from .invariants import check_nb
 from .jit import engine_jit
 from .layout import (
@@ -151,19 +151,22 @@ def turn_nb(R, S, F, p, seat, at, i):
         if res == MELD_OUT:
             go_out_nb(R, S, p)
             return
-        n = enum_discard_nb(S, p)
-        if n == 0:
-            st[S_ERR] = ERR_STUCK
+        k = -1
+        if not keeps_last_card_nb(R, S, p):  # a last card that may not go out is kept, not discarded
+            n = enum_discard_nb(S, p)
+            if n == 0:
+                st[S_ERR] = ERR_STUCK
+                return
+            j = choose_nb(R, S, F, p, DP_DISCARD, n)
+            if st[S_ERR] != 0:
+                return
+            k = S.opts[j, OPT_A]
+    if k >= 0:
+        apply_discard_nb(R, S, p, k)
+        # going out by discarding the last card (§1.9), or the next player's turn
+        if S.hand[p, HC_N] == 0:
+            go_out_nb(R, S, p)
             return
-        j = choose_nb(R, S, F, p, DP_DISCARD, n)
-        if st[S_ERR] != 0:
-            return
-        k = S.opts[j, OPT_A]
-    apply_discard_nb(R, S, p, k)
-    # going out by discarding the last card (§1.9), or the next player's turn
-    if S.hand[p, HC_N] == 0:
-        go_out_nb(R, S, p)
-        return
     if st[S_BLOCK] == p:
         st[S_BLOCK] = -1  # block_next lasts for the blocked player's turn only
     if st[S_CHECK] != 0:

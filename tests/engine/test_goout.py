@@ -1,7 +1,8 @@
 """Going out (§1.9) and the keep-a-card rule (§1.7): the exact search of sim/engine/goout.py against
 a brute force written from the rules, on random positions (with House-001's fewer-wilds-than-naturals
 melds, its required final discard and the card taken from the top that may not be discarded, R-54,
-R-58, R-65); and the two-player and black-three cases of the worked examples."""
+R-58, R-65; Boat's wild meld and its four-black-three close, R-35, R-37); and the two-player and
+black-three cases of the worked examples."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def brute_force(v, th, mex, mn, mw, ncan, need, value_needed, ban=-1) -> bool:
         b3 = rem[L.RK_3]
         if b3 and not (v.black3_meld_max and v.black3_meld_min <= b3 <= v.black3_meld_max):
             continue
+        if b3 and d is not None and v.black3_close_bonus:
+            continue  # R-37: the black threes are the last cards melded, no discard after them
         if sum(rem[r] * values[r] for r in range(L.NR)) < value_needed:
             continue
         if any(rem[r] and not mex[r] and rem[r] < v.min_naturals for r in NATURAL_RANKS):
@@ -46,6 +49,14 @@ def brute_force(v, th, mex, mn, mw, ncan, need, value_needed, ban=-1) -> bool:
 
 def place_wilds(v, targets, rem, mex, mn, mw, ncan, need, i, left, extra) -> bool:
     """Every way of giving the `left` wilds to the melds targets[i:], each within max_wilds."""
+    if i == len(targets) and v.wild_melds and left:
+        # R-35: the wilds left go to the side's wild meld (jokers at mn[JK], twos at mw[JK]), or make a new
+        # one of three or more
+        size = mn[L.RK_JK] + mw[L.RK_JK] if mex[L.RK_JK] else 0
+        if not mex[L.RK_JK] and left < 3:
+            return False
+        extra_can = 1 if size < v.canasta_size <= size + left else 0
+        return place_wilds(v, targets, rem, mex, mn, mw, ncan + extra_can, need, i, 0, extra)
     if i == len(targets):
         if left:
             return False
@@ -70,7 +81,7 @@ def place_wilds(v, targets, rem, mex, mn, mw, ncan, need, i, left, extra) -> boo
     return False
 
 
-def random_position(rng: random.Random, below: bool = False):
+def random_position(rng: random.Random, below: bool = False, wild: bool = False):
     th = [0] * L.NR
     for _ in range(rng.randint(0, 8)):
         th[rng.choice(NATURAL_RANKS[:6] + [L.RK_2, L.RK_JK, L.RK_3])] += 1
@@ -79,17 +90,22 @@ def random_position(rng: random.Random, below: bool = False):
         mex[r] = 1
         mw[r] = rng.randint(0, 3)
         mn[r] = rng.randint(max(2, 3 - mw[r], mw[r] + 1 if below else 0), 8)
+    if wild and rng.random() < 0.4:  # the side's wild meld: jokers at mn[JK], twos at mw[JK] (R-35)
+        mex[L.RK_JK] = 1
+        mn[L.RK_JK] = rng.randint(0, 4)
+        mw[L.RK_JK] = rng.randint(max(0, 3 - mn[L.RK_JK]), 5)
     return th, mex, mn, mw
 
 
-@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "classic-6p", "house-001-4p", "house-003-4p"])
+@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "classic-6p", "house-001-4p", "house-003-4p",
+                                     "boat-4p"])
 def test_go_out_search_agrees_with_brute_force_on_random_positions(variant):
     v = get_variant(variant)
     R = pack(v)
     rng = random.Random(20261123)
     agree = found = 0
     for _ in range(2500):
-        th, mex, mn, mw = random_position(rng, v.wilds_below_naturals)
+        th, mex, mn, mw = random_position(rng, v.wilds_below_naturals, v.wild_melds)
         held = [r for r in NATURAL_RANKS if th[r]]
         ban = rng.choice(held) if v.top_card_draw and held and rng.random() < 0.5 else -1
         size = v.canasta_size

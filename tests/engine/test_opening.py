@@ -38,13 +38,17 @@ def brute_max_meld_value(v, h, trank, twilds) -> int:
     """Best total value of melds laid from hand counts h: each natural rank either stays in hand or
     forms a meld of at least min_naturals naturals and three cards with at most max_wilds wilds (and
     fewer wilds than naturals where the rules say so, R-65); the already started meld of rank `trank`
-    (three cards, `twilds` of them wild) takes any naturals and wilds up to the limit. Tries every
-    number of naturals, jokers and twos for every rank."""
+    (three cards, `twilds` of them wild) takes any naturals and wilds up to the limit; the wilds left
+    may make a wild meld where the rules have them (Boat, R-35). Tries every number of naturals, jokers
+    and twos for every rank."""
     values = v.card_values
     ranks = [r for r in NATURAL_RANKS if h[r] or r == trank]
 
     def best(i: int, jokers: int, twos: int) -> int:
         if i == len(ranks):
+            # R-35: where wild melds are allowed, three or more wilds left may make one
+            if v.wild_melds and jokers + twos >= 3:
+                return jokers * values[L.RK_JK] + twos * values[L.RK_2]
             return 0
         r = ranks[i]
         top = best(i + 1, jokers, twos) if r != trank else -1
@@ -70,7 +74,7 @@ def _room(v, naturals: int, wilds: int) -> int:
     return min(room, naturals - 1 - wilds) if v.wilds_below_naturals else room
 
 
-@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "house-001-4p"])
+@pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "house-001-4p", "boat-4p"])
 def test_most_value_a_hand_can_meld_agrees_with_brute_force(variant):
     v = get_variant(variant)
     R = pack(v)
