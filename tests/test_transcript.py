@@ -1,13 +1,23 @@
-"""An independent replayer for Classic and House transcripts (docs/transcript.md, DESIGN.md "Interfaces").
+"""An independent replayer for Classic, House and Boat transcripts (docs/transcript.md, DESIGN.md "Interfaces").
 
 The replayer reads nothing but the events of `sim.transcript.events` and rebuilds the table card by card:
 stock (top first), pile (bottom first), every hand, every meld and every red-three area. The state always
 follows what the transcript says happened; every disagreement with the documented format or with the rules
 of the variant is recorded under a named check, and each test asserts that one check is clean. Variants:
 Classic (classic-2p/3p/4p/6p: VARIANTS.md §1, §3.1-3.4), House-001 (house-001-2p/3p/4p: §3.6, R-50..R-66,
-R-156..R-158) and House-003 (house-003-4p: §3.7, R-70..R-81, R-157, R-158). Rule values (card values,
+R-156..R-158), House-003 (house-003-4p: §3.7, R-70..R-81, R-157, R-158) and Boat (boat-2p/3p alone, boat-4p in
+partnerships opposite: §3.5, R-30..R-45, R-148..R-150, worked examples §5.4). Rule values (card values,
 red-three points, draw counts, pack and stock sizes, pile-taking methods, dealing direction, the dealing bonus,
-the game target) are written out here in `Spec` from VARIANTS.md, not read from the engine.
+the initial-meld table, canasta bonuses, the going-out bonus, the game target) are written out here in `Spec`
+from VARIANTS.md, not read from the engine.
+
+Boat in short, as checked here: no upcard (R-31); each player's turns 1-3 of a hand are draw and discard only
+(R-32); a black three, joker or 2 discarded bars the next player from the pile and blocks it (natural pair
+only) until it is taken or reshuffled (R-33); rank melds have fewer wilds than naturals, no cap (R-36); one wild
+meld per side, wilds only (R-35); black threes are melded only in the four-black-three close (R-37); a player
+who may not close keeps a last single card without discarding (R-38); an empty stock is rebuilt from the whole
+pile (`reshuffle`, E-RESHUFFLE, R-39), and the hand ends by the stock only when stock and pile are both empty
+(R-149); the table scores negative without a canasta (R-34).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ RED3 = ("3H", "3D")  # exposed in this order from one hand
 BLACK3 = ("3S", "3C")
 EVENTS = {"game", "deal", "red_three", "draw", "take_pile", "take_top", "meld", "ask", "discard", "go_out",
           "hand_end", "game_end"}  # R-160: the events of these variants (DESIGN.md; `take_top` House-001 only)
+RESHUFFLE_EVENTS = EVENTS | {"reshuffle"}  # Boat (E-RESHUFFLE, R-39)
 
 # pile-taking methods (§0): M1 pair, M2 natural + wild, M3 lay-off
 ANY_METHOD = frozenset({"pair", "natural_wild", "layoff"})
@@ -42,6 +53,12 @@ PAIR = frozenset({"pair"})
 PAIR_OR_WILD = frozenset({"pair", "natural_wild"})
 
 TWO_TEAMS = ((0, 2), (1, 3))  # partners opposite
+
+# Initial-meld minimum by the side's cumulative score at the start of the hand: (score bound, minimum) for the
+# scores below each bound, the last bound open. Classic §3.1 setup 2 (House-001 R-53 and House-003 R-79 take
+# the same table, the negative bracket included); Boat §3.5 setup 4, B-1, R-149 (150 from 7505 up).
+CLASSIC_MELD_TABLE: tuple[tuple[int | None, int], ...] = ((0, 15), (1500, 50), (3000, 90), (None, 120))
+BOAT_MELD_TABLE: tuple[tuple[int | None, int], ...] = ((0, 15), (2505, 50), (5005, 90), (7505, 120), (None, 150))
 
 
 @dataclass(frozen=True)
@@ -65,6 +82,30 @@ class Spec:
     exact_deal: int = 0  # dealing bonus to the dealer's side, sampled per hand (R-04, R-66, R-158); 0: none
     target: int = 5000
     target_strict: bool = False  # the game ends when a total is over (not at) the target (House-003, R-78)
+    meld_table: tuple[tuple[int | None, int], ...] = CLASSIC_MELD_TABLE  # §2 row 23
+    max_turns: int = 1000  # safeguards of every preset (R-150): turns a hand, hands a game
+    max_hands: int = 200
+    # Boat (§3.5; the defaults are the Classic and House rules)
+    upcard: bool = True  # §1.3; Boat has none, the pile starts empty (R-31)
+    opening_rounds: int = 0  # each player's first N turns of a hand: draw and discard only (Boat 3, R-32)
+    max_wilds: int | None = 3  # wilds in a rank meld (Boat: no cap, only w < n, R-36)
+    wild_melds: bool = False  # melds of jokers and 2s only, one per side, never a natural added (Boat, R-35)
+    black3_min: int = 3  # smallest black-three meld (Boat: only the four-black-three close, R-37)
+    natural_canasta: int = 500  # §2 row 29 (Boat 600)
+    mixed_canasta: int = 300
+    small_wild_canasta: int = 0  # a wild canasta with 2s >= jokers, a tie being small (Boat 1000, R-35)
+    big_wild_canasta: int = 0  # a wild canasta with more jokers than 2s (Boat 2000, R-35)
+    negative_without_canasta: bool = False  # melds and red threes negative without a canasta (Boat, R-34);
+    # otherwise red threes are negative without a meld and melds are never negative
+    black3_melded: int = 5  # a melded black three (Boat: 0, R-37, B-7)
+    black3_in_hand: int = 5  # a black three left in a hand (Boat: 100, B-8)
+    going_out_bonus: int = 100  # §2 row 33 (Boat 200); the Classic concealed total is 200 (R-13)
+    black3_close_bonus: int = 0  # the four-black-three close, in place of the going-out bonus (Boat 1000, R-37)
+    wild_blocks: bool = False  # a discarded wild bars the next player as a black three does (Boat, R-33)
+    black3_blocks_pile: bool = False  # a black three in the pile blocks it until taken (Boat, R-33)
+    one_card_pile_rule: bool = True  # R-20 (none in Boat, R-45)
+    keep_last_card: bool = False  # one card left and no close allowed: kept, no discard (Boat, R-38)
+    reshuffle: bool = False  # E-RESHUFFLE (Boat, R-39, R-149) in place of E-CLASSIC
 
 
 SOLO2, SOLO3 = ((0,), (1,)), ((0,), (1,), (2,))
@@ -88,16 +129,35 @@ SPECS = {
                          canastas_to_go_out=2, frozen_methods=PAIR, premeld_methods=PAIR_OR_WILD,
                          concealed_bonus=False, exact_deal=100, target_strict=True),
 }
+# §3.5, §2 column Boat: 14 cards at every player count (R-40), stock 52 / 66 / 80, draw 1, M1 only on a blocked
+# pile (R-33), M1 or M2 before melding, game to 10,000 reached (R-41, R-03)
+BOAT = dict(decks=2, hand_size=14, draw=1, black3_min=4, black3_max=4, frozen_methods=PAIR,
+            premeld_methods=PAIR_OR_WILD, concealed_bonus=False, target=10000, meld_table=BOAT_MELD_TABLE,
+            upcard=False, opening_rounds=3, max_wilds=None, wilds_below_naturals=True, wild_melds=True,
+            natural_canasta=600, small_wild_canasta=1000, big_wild_canasta=2000, negative_without_canasta=True,
+            black3_melded=0, black3_in_hand=100, going_out_bonus=200, black3_close_bonus=1000, wild_blocks=True,
+            black3_blocks_pile=True, one_card_pile_rule=False, keep_last_card=True, reshuffle=True)
+SPECS.update({
+    "boat-2p": Spec(stock_after_deal=80, sides=SOLO2, **BOAT),
+    "boat-3p": Spec(stock_after_deal=66, sides=SOLO3, **BOAT),
+    "boat-4p": Spec(stock_after_deal=52, sides=TWO_TEAMS, **BOAT),
+})
 VARIANTS = list(SPECS)
 HOUSE = [v for v in VARIANTS if v.startswith("house-")]
+BOATS = [v for v in VARIANTS if v.startswith("boat-")]
 
 # About three games per variant: random against random, and baseline against random in both seatings
 # (odd game indices rotate the strategies by one seat: duplicate deals).
 CASES = [(("random",), 1, 0), (("baseline", "random"), 1, 1), (("baseline", "random"), 7, 2)]
 # One more game where those three deal no exact-deal bonus (R-04, p = 0.1 a hand), so that it is checked too
+# Boat: one more game each with a reshuffle for a red three's replacement (R-39), and in 3p and 4p a hand ended
+# with stock and pile empty (R-149) and the four-black-three close (R-37); in 4p also a capped hand (R-150)
 VARIANT_CASES: dict[str, list[tuple[tuple[str, ...], int, int]]] = {
     "house-001-3p": [*CASES, (("baseline", "random"), 7, 3)],
     "house-003-4p": [*CASES, (("baseline", "random"), 7, 6)],
+    "boat-2p": [*CASES, (("random",), 1, 12)],
+    "boat-3p": [*CASES, (("random",), 1, 5)],
+    "boat-4p": [*CASES, (("pile-hoarder",), 1, 12)],
 }
 
 
@@ -129,10 +189,51 @@ def red3_points(spec: Spec, k: int) -> int:
     return 800 if k == 4 else 100 * k
 
 
-def requirement(score: int) -> int:
-    """Initial-meld minimum from the side's cumulative score at the start of the hand (§3.1 setup 2; House-001
-    R-53 and House-003 R-79 take the same table, the negative bracket included)."""
-    return 15 if score < 0 else 50 if score < 1500 else 90 if score < 3000 else 120
+def requirement(score: int, table: tuple[tuple[int | None, int], ...] = CLASSIC_MELD_TABLE) -> int:
+    """Initial-meld minimum from the side's cumulative score at the start of the hand (`meld_table`)."""
+    return next(need for bound, need in table if bound is None or score < bound)
+
+
+def canasta_bonus(spec: Spec, kind: str, cards: list[str]) -> int:
+    """§2 row 29 by final composition (R-35): natural, mixed; Boat wild canastas small (2s >= jokers) or big."""
+    if len(cards) < 7 or kind not in ("rank", "wild"):
+        return 0
+    if kind == "wild":
+        jokers = cards.count("JK")
+        return spec.big_wild_canasta if jokers > len(cards) - jokers else spec.small_wild_canasta
+    return spec.mixed_canasta if any(is_wild(c) for c in cards) else spec.natural_canasta
+
+
+def table_value(spec: Spec, card: str) -> int:
+    """A card's value in a meld (Boat: a melded black three is worth 0, R-37)."""
+    return spec.black3_melded if card in BLACK3 else value(card, spec.eight)
+
+
+def hand_value(spec: Spec, card: str) -> int:
+    """A card's value left in a hand (Boat: a black three costs 100, B-8)."""
+    return spec.black3_in_hand if card in BLACK3 else value(card, spec.eight)
+
+
+def is_canasta(kind: str, cards: list[str]) -> bool:
+    """A rank or wild meld of 7+ cards; a black-three meld never is one."""
+    return kind in ("rank", "wild") and len(cards) >= 7
+
+
+def side_score(spec: Spec, melds: list[tuple[str, list[str]]], red3: int, in_hand: list[str], going_out: int = 0,
+               other: int = 0) -> dict[str, int]:
+    """One side's hand score by component (§1.11; Classic §3.1, Boat §3.5 scoring): melds as (kind, cards), the
+    number of red threes laid out, the cards left in the side's hands, the going-out bonus won."""
+    melded = sum(table_value(spec, c) for _, cards in melds for c in cards)
+    canastas = sum(canasta_bonus(spec, kind, cards) for kind, cards in melds)
+    red_threes = red3_points(spec, red3)
+    if spec.negative_without_canasta:  # Boat: the table (melds and red threes) counts negative (R-34)
+        if not any(is_canasta(kind, cards) for kind, cards in melds):
+            melded, red_threes = -melded, -red_threes
+    elif not melds:
+        red_threes = -red_threes
+    hand = -sum(hand_value(spec, c) for c in in_hand)
+    return {"melded": melded, "canastas": canastas, "red_threes": red_threes, "going_out": going_out,
+            "in_hand": hand, "other": other, "total": melded + canastas + red_threes + going_out + hand + other}
 
 
 def methods(spec: Spec, frozen: bool, melded: bool) -> frozenset[str]:
@@ -174,6 +275,9 @@ class Turn:
     last_red3: bool = False  # the last stock card drawn was a red three: meld, no discard, the hand ends (R-05)
     free_melds: int = 0  # melds after the draw step was complete (not the take's own melds)
     answer: bool | None = None  # the partner's answer to "may I go out?" (R-07)
+    opening: bool = False  # one of the player's first `opening_rounds` turns of the hand (Boat, R-32)
+    discarded: bool = False
+    stock_end: bool = False  # a red-three replacement found stock and pile empty: the hand ends (Boat, R-149)
 
 
 @dataclass
@@ -216,6 +320,10 @@ class Replay:
         self.top_take_at: list[tuple[int, bool]] = []  # (event index, the player held a copy before)
         self.takes: Counter[tuple[str, str]] = Counter()  # pile takes by (method, "frozen" | "pre-meld" | "plain")
         self.barred: int | None = None  # the player block_next applies to
+        self.boat: Counter[str] = Counter()  # Boat circumstances met (the test that the games exercise the rules)
+        self.at: dict[str, list[int]] = defaultdict(list)  # event indices of some of them (the tampering tests)
+        self.reshuffled: list[tuple[list[str], list[str]]] = []  # (pile bottom first, new stock top first)
+        self.allowed_events = RESHUFFLE_EVENTS if self.spec.reshuffle else EVENTS
         if [list(s) for s in self.spec.sides] != self.sides:
             self.flag("sides", f"sides {self.sides}, §2 row 3 gives {[list(s) for s in self.spec.sides]}")
         self.run()
@@ -226,7 +334,11 @@ class Replay:
         self.issues[check].append(f"event {self.i} {self.evs[self.i]}: {message}")
 
     def value(self, card: str) -> int:
-        return value(card, self.spec.eight)
+        return table_value(self.spec, card)
+
+    def canastas(self, s: int) -> int:
+        """The side's canastas of any kind: rank or wild melds of 7+ cards (a black-three meld never is one)."""
+        return sum(is_canasta(m.kind, m.cards) for m in self.melds[s])
 
     def take_from_hand(self, p: int, card: str) -> None:
         if self.hands[p][card] > 0:
@@ -257,8 +369,10 @@ class Replay:
 
     def frozen(self) -> bool:
         """A wild or a red three anywhere in the pile (a covered upcard or a discarded wild): frozen until taken.
-        In House-001 a top-card take can leave such a card on top; the pile stays frozen while it holds it."""
-        return any(is_wild(c) or is_red3(c) for c in self.pile)
+        In House-001 a top-card take can leave such a card on top; the pile stays frozen while it holds it.
+        Boat (R-33): `blocked` from the first black three, joker or 2 discarded until the pile is taken or
+        reshuffled, i.e. while the pile holds one (the pile starts empty and grows by discards only)."""
+        return any(is_wild(c) or is_red3(c) or (self.spec.black3_blocks_pile and c in BLACK3) for c in self.pile)
 
     # the event loop ---------------------------------------------------------------------------------------------
 
@@ -267,7 +381,7 @@ class Replay:
             self.i = i
             e = self.evs[i]
             t = e["event"]
-            if t != "red_three" and self.i > 1:
+            if t not in ("red_three", "reshuffle") and self.i > 1:  # a reshuffle may come before a replacement
                 if self.expect_r3:
                     self.flag("red3_order", f"red threes {self.expect_r3} were never exposed")
                     self.expect_r3.clear()
@@ -276,7 +390,7 @@ class Replay:
                         self.flag("red3_in_hand", f"player {p} holds {self.hand_cards(p)}")
             if self.take_must_end:
                 self.check_literal_end(e)
-            if t not in EVENTS or t == "game":
+            if t not in self.allowed_events or t == "game":
                 self.flag("events", f"event {t!r} is not a transcript event of this variant (R-160)")
                 continue
             getattr(self, "on_" + t)(e)
@@ -321,13 +435,18 @@ class Replay:
             self.flag("deal", "these variants have no feet")
         if any(len(h) != spec.hand_size for h in e["hands"]) or len(e["hands"]) != self.players:
             self.flag("deal", f"hands of {[len(h) for h in e['hands']]} cards, expected {spec.hand_size}")
-        # §1.3: wild and red-three upcards are covered; the final upcard is neither
-        if not self.pile or is_wild(self.pile[-1]) or is_red3(self.pile[-1]):
-            self.flag("deal", f"pile {self.pile} does not end in a takeable-rank upcard")
-        if any(not (is_wild(c) or is_red3(c)) for c in self.pile[:-1]):
-            self.flag("deal", f"covered upcards {self.pile[:-1]} include a card that is neither wild nor a red three")
-        if len(self.stock) != spec.stock_after_deal - (len(self.pile) - 1):
+        if not spec.upcard:  # Boat: no upcard, the Treasure pile starts empty (R-31)
+            if self.pile:
+                self.flag("deal", f"pile {self.pile} at the deal, Boat has no upcard (R-31)")
+        else:  # §1.3: wild and red-three upcards are covered; the final upcard is neither
+            if not self.pile or is_wild(self.pile[-1]) or is_red3(self.pile[-1]):
+                self.flag("deal", f"pile {self.pile} does not end in a takeable-rank upcard")
+            if any(not (is_wild(c) or is_red3(c)) for c in self.pile[:-1]):
+                self.flag("deal", f"covered upcards {self.pile[:-1]} include a card that is neither wild nor a red "
+                                  f"three")
+        if len(self.stock) != spec.stock_after_deal - max(len(self.pile) - 1, 0):
             self.flag("deal", f"stock of {len(self.stock)} cards after the deal")
+        self.player_turns = [0] * self.players  # each player's turns this hand (Boat opening rounds, R-32)
         # a black-three upcard bars the first player from the pile (R-21)
         self.barred = (self.dealer + 1) % self.players if self.pile and self.pile[-1] in BLACK3 else None
         # R-04, R-158: the sampled dealing bonus is written in every House deal, and in no other
@@ -364,6 +483,16 @@ class Replay:
         elif rep is None:
             if self.stock:
                 self.flag("replacement", f"no replacement although the stock holds {len(self.stock)} cards")
+            elif self.spec.reshuffle:  # Boat: reshuffle the pile; with stock and pile empty the hand ends (R-149)
+                if self.pile:
+                    self.flag("r39_reshuffle", f"no replacement and no reshuffle although the pile holds "
+                                               f"{len(self.pile)} cards (R-39)")
+                nxt = self.evs[self.i + 1] if self.i + 1 < len(self.evs) else {}
+                if nxt.get("event") != "hand_end" or nxt.get("reason") != "stock":
+                    self.flag("r149_stock_end", f"no replacement with stock and pile empty, but the next event {nxt} "
+                                                f"is not a hand end by the stock (R-149)")
+                if self.turn is not None and self.turn.player == p:
+                    self.turn.stock_end = True
             elif self.turn is not None and self.turn.player == p:
                 self.turn.last_red3 = True  # drawn as the last stock card (R-05)
         else:
@@ -384,8 +513,15 @@ class Replay:
         if not first and self.turn is not None and p != (self.turn.player + 1) % self.players:
             self.flag("turn_order", f"player {p} plays after player {self.turn.player}")
         self.turn_no += 1
-        self.turn = Turn(p, self.turn_no, bool(self.melds[self.side_of[p]]), took, barred=self.barred == p)
+        self.player_turns[p] += 1
+        self.turn = Turn(p, self.turn_no, bool(self.melds[self.side_of[p]]), took, barred=self.barred == p,
+                         opening=self.player_turns[p] <= self.spec.opening_rounds)
+        self.boat["barred turn"] += self.turn.barred
+        if self.turn.barred:
+            self.at["barred turn"].append(self.i)
         self.barred = None  # block_next lasts the barred player's turn only
+        if took and self.turn.opening:
+            self.flag("r32_opening", f"player {p} takes the pile on its turn {self.player_turns[p]} (R-32)")
 
     def end_turn(self) -> None:
         t = self.turn
@@ -399,17 +535,46 @@ class Replay:
         # the initial minimum over the turn's melds; waived only for a Classic concealed going out (R-13)
         waived = t.out and self.spec.concealed_bonus
         if not t.side_melded_before and not t.took and t.laid and not waived:
-            need = requirement(self.cum0[self.side_of[t.player]])
+            need = requirement(self.cum0[self.side_of[t.player]], self.spec.meld_table)
             if t.meld_value < need:
                 self.flag("initial_meld", f"player {t.player} opened with {t.meld_value} < {need}")
         if t.laid:
             self.laid_before[t.player] = True
         if t.answer and not t.out:
             self.flag("r07_ask", f"player {t.player} was told yes and did not go out this turn")
+        self.check_turn_end(t)
+
+    def check_turn_end(self, t: Turn) -> None:
+        """A turn ends by a discard or by going out (§1.8), except: E-CLASSIC's last red three (R-05), a take at
+        the empty stock under the literal R-06, a Boat hand ended by a replacement with stock and pile empty
+        (R-149), and R-38: a Boat player with exactly one card who may not close keeps it and does not discard.
+        A Boat player may close when past the opening rounds, with a side canasta after this turn's melds and
+        not under a "no" (§3.5 turn step 5); such a player with one card must discard it (and so close)."""
+        if t.discarded or t.out or t.last_red3 or t.stock_end or (self.literal_eos and t.empty_stock_take):
+            if t.opening and not t.discarded and not t.stock_end:
+                self.flag("r32_opening", f"player {t.player}'s opening turn ends without a discard (R-32)")
+            return
+        held = sum(self.hands[t.player].values())
+        s = self.side_of[t.player]
+        may_close = not t.opening and self.canastas(s) >= self.spec.canastas_to_go_out and t.answer is not False
+        if not self.spec.keep_last_card:
+            self.flag("r38_keep_last_card", f"player {t.player}'s turn ends without a discard, holding {held} "
+                                            f"card(s) (only Boat keeps a last card, R-38)")
+        elif held != 1 or may_close:
+            why = f"holding {held} cards" if held != 1 else \
+                f"holding one card though permitted to close (side canastas {self.canastas(s)}, answer {t.answer})"
+            self.flag("r38_keep_last_card", f"player {t.player}'s turn ends without a discard, {why}")
+        else:
+            self.boat["kept last card"] += 1
+            self.at["kept last card"].append(self.i)
+        if t.opening:
+            self.flag("r32_opening", f"player {t.player}'s opening turn ends without a discard (R-32)")
 
     def on_draw(self, e: dict[str, Any]) -> None:
         p, cards = e["player"], e["cards"]
         self.start_turn(p, took=False)
+        if self.spec.reshuffle and not self.stock:
+            self.flag("r39_reshuffle", f"player {p} draws at an empty stock without a reshuffle (R-39)")
         # the stock order: each drawn card, then the replacement(s) of a drawn red three (§1.2, §1.5)
         pos, j, seq_ok = 0, self.i + 1, True
         for c in cards:
@@ -420,11 +585,15 @@ class Replay:
             while is_red3(cur):
                 r = self.evs[j] if j < len(self.evs) else {}
                 j += 1
+                reshuffled = r.get("event") == "reshuffle"  # Boat: the replacement comes off a new stock (R-39)
+                if reshuffled:
+                    r = self.evs[j] if j < len(self.evs) else {}
+                    j += 1
                 if r.get("event") != "red_three" or r.get("player") != p or r.get("card") != cur:
                     self.flag("red3_order", f"drawn {cur} is not followed by its red_three event")
                     break
                 cur = r["replacement"]
-                if cur is None:
+                if cur is None or reshuffled:  # the new stock's order is checked by on_red_three
                     break
                 if pos >= len(self.stock) or self.stock[pos] != cur:
                     seq_ok = False
@@ -496,30 +665,73 @@ class Replay:
         if not self.pile:
             self.flag("take", "empty pile taken")
             return
-        if held == 1 and len(self.pile) == 1:
+        if held == 1 and len(self.pile) == 1 and self.spec.one_card_pile_rule:
             self.flag("r20_one_card", f"player {p} holds one card and takes the one-card pile {self.pile}")
         top = self.pile[-1]
         s = self.side_of[p]
         frozen = self.frozen()
         if is_wild(top) or top[0] == "3":
             self.flag("take", f"top card {top} cannot be taken")
+        # Boat's blocking (R-33) is reported under its own name; Classic and House under `take`
+        block_check = "r33_blocked" if self.spec.wild_blocks else "take"
         if self.turn.barred:
-            self.flag("take", f"player {p} is barred by the black three discarded before (block_next)")
+            self.flag(block_check, f"player {p} is barred by the discard before (block_next)")
         allowed = methods(self.spec, frozen, bool(self.melds[s]))
         state = " and ".join(x for x, on in (("frozen", frozen), ("pre-meld", not self.melds[s])) if on) or "plain"
         self.takes[e["method"], state] += 1
         if e["method"] not in allowed:
-            self.flag("take", f"method {e['method']} on a {state} pile (allowed: {sorted(allowed)})")
+            self.flag(block_check if frozen else "take", f"method {e['method']} on a {state} pile "
+                                                         f"(allowed: {sorted(allowed)})")
+        if self.spec.wild_blocks and frozen:
+            self.boat["blocked pile taken"] += 1
+            self.at["blocked pile taken"].append(self.i)
         nxt = self.evs[self.i + 1] if self.i + 1 < len(self.evs) else {}
         want = {"pair": 3, "natural_wild": 3, "layoff": 1}.get(e["method"], 0)
         mc = nxt.get("cards", [])
+        target = self.melds[s][nxt["meld"]] if not nxt.get("new") and 0 <= nxt.get("meld", -1) < len(self.melds[s]) \
+            else None
         if nxt.get("event") != "meld" or nxt.get("player") != p or not mc or mc[0] != top or len(mc) != want \
                 or any(c[0] != top[0] for c in mc[1:want - (e["method"] == "natural_wild")]) \
                 or (e["method"] == "natural_wild" and not is_wild(mc[-1])) \
-                or (e["method"] == "layoff" and nxt.get("new")):
-            self.flag("take", f"the next event {nxt} does not meld the top card {top} by {e['method']}")
-        needed = 0 if self.melds[s] else requirement(self.cum0[s])
+                or (e["method"] == "layoff" and nxt.get("new")) \
+                or nxt.get("kind") != "rank" or (target is not None and target.kind != "rank"):
+            self.flag("take", f"the next event {nxt} does not meld the top card {top} by {e['method']} (never onto "
+                              f"a wild meld, §3.5 turn step 2)")
+        needed = 0 if self.melds[s] else requirement(self.cum0[s], self.spec.meld_table)
         self.pickup = Pickup(p, self.pile[:-1], needed)
+
+    def on_reshuffle(self, e: dict[str, Any]) -> None:
+        """E-RESHUFFLE (R-39): a card is needed from an empty stock, so the whole pile, all of its cards, becomes
+        the new stock (shuffled) and the pile is empty and unblocked; right before the `draw` that needs it, or
+        before the `red_three` whose replacement needs it. With the pile empty too the hand ends (R-149)."""
+        p, new = e["player"], list(e["stock"])
+        nxt = self.evs[self.i + 1] if self.i + 1 < len(self.evs) else {}
+        self.reshuffled.append((list(self.pile), new))
+        self.boat["reshuffle"] += 1
+        if self.stock:
+            self.flag("r39_reshuffle", f"reshuffle with {len(self.stock)} cards still in the stock")
+        if not self.pile:
+            self.flag("r39_reshuffle", "reshuffle of an empty pile (with stock and pile empty the hand ends, R-149)")
+        if Counter(new) != Counter(self.pile) or len(new) != len(self.pile):
+            self.flag("r39_reshuffle", f"the new stock {new} is not the whole pile {self.pile}")
+        if self.pickup is not None:
+            self.flag("r39_reshuffle", "reshuffle while a taken pile is still to be picked up")
+        if nxt.get("event") == "draw":
+            nxt_player = (self.dealer + 1) % self.players if self.turn is None else (self.turn.player + 1) % \
+                self.players
+            if nxt.get("player") != p or p != nxt_player:
+                self.flag("r39_reshuffle", f"reshuffle by player {p} before the draw {nxt} (player {nxt_player} "
+                                           f"draws next)")
+        elif nxt.get("event") == "red_three":
+            self.boat["reshuffle for a replacement"] += 1
+            pending = self.expect_r3[0] if self.expect_r3 else None
+            if nxt.get("player") != p or pending is None or pending[:2] != (p, nxt.get("card")):
+                self.flag("r39_reshuffle", f"reshuffle by player {p} before {nxt}, but no red three of player {p} "
+                                           f"awaits a replacement ({pending})")
+        else:
+            self.flag("r39_reshuffle", f"reshuffle followed by {nxt}: no draw or replacement needs it")
+        self.stock = new  # follow the transcript (conservation complains about a stock that is not the pile)
+        self.pile = []
 
     def do_pickup(self) -> None:
         pk = self.pickup
@@ -540,6 +752,8 @@ class Replay:
             t = Turn(p, self.turn_no, True, False)
         if e["side"] != s:
             self.flag("meld", f"side {e['side']} but player {p} sits on side {s}")
+        if t.opening:
+            self.flag("r32_opening", f"player {p} melds on its turn {self.player_turns[p]} (R-32)")
         pk = self.pickup
         t.free_melds += pk is None
         from_pile = pk is not None and not pk.top_melded
@@ -568,6 +782,8 @@ class Replay:
                 nat = [c for c in cards if not is_wild(c)]
                 if nat and any(o.kind == "rank" and _rank(o) == nat[0][0] for o in side[:-1]):
                     self.flag("meld", f"a second meld of rank {nat[0][0]}")
+            if kind == "wild" and any(o.kind == "wild" for o in side[:-1]):
+                self.flag("r35_wild_meld", "a second wild meld of the side (one per side, R-35)")
         else:
             if not 0 <= m < len(side):
                 self.flag("meld", f"added to meld {m} of {len(side)}")
@@ -584,6 +800,11 @@ class Replay:
         t.laid = True
         if kind == "black3":
             t.black3 = True
+            if self.spec.black3_close_bonus:
+                self.check_black3_close(e, pk)
+        if kind == "wild":
+            self.boat["wild meld"] += 1
+            self.boat["wild canasta"] += len(meld.cards) >= 7 > len(meld.cards) - len(cards)
         if not t.side_melded_before:
             t.meld_value += sum(self.value(c) for c in cards)
         if pk is not None:
@@ -591,19 +812,38 @@ class Replay:
             if pk.value >= pk.needed:
                 self.do_pickup()
 
+    def check_black3_close(self, e: dict[str, Any], pk: Pickup | None) -> None:
+        """R-37 (Boat): black threes are melded only in the four-black-three close: after the player's other
+        melds the hand is exactly the four black threes, melded at once as a new meld, and the player closes
+        at once with no discard (the closing conditions are those of `go_out`)."""
+        p = e["player"]
+        nxt = self.evs[self.i + 1] if self.i + 1 < len(self.evs) else {}
+        self.boat["black3 close"] += 1
+        if not e["new"] or sorted(e["cards"]) != sorted(["3S", "3S", "3C", "3C"]) or pk is not None \
+                or sum(self.hands[p].values()) or nxt.get("event") != "go_out" or nxt.get("player") != p:
+            self.flag("r37_black3_close", f"black threes {e['cards']} melded (new {e['new']}) leaving "
+                                          f"{self.hand_cards(p)} in hand, next event {nxt}: only the four black "
+                                          f"threes as the last cards of the hand, then the close (R-37)")
+
     def check_meld(self, meld: Meld) -> None:
-        """§1.4: Classic and House-003 n >= 2, w <= 3 (R-14, R-75); House-001 also w < n (R-65)."""
+        """§1.4: Classic and House-003 n >= 2, w <= 3 (R-14, R-75); House-001 also w < n (R-65); Boat w < n with
+        no cap (R-36), wild melds of 3+ wilds only (R-35), black threes only as the four-black-three close."""
         cards = meld.cards
         if meld.kind == "black3":
-            if any(c not in BLACK3 for c in cards) or not 3 <= len(cards) <= self.spec.black3_max:
+            if any(c not in BLACK3 for c in cards) or not self.spec.black3_min <= len(cards) <= self.spec.black3_max:
                 self.flag("meld", f"black-three meld {cards}")
+            return
+        if meld.kind == "wild" and self.spec.wild_melds:
+            if len(cards) < 3 or any(not is_wild(c) for c in cards):
+                self.flag("r35_wild_meld", f"wild meld {cards}: 3+ jokers and 2s only, never a natural (R-35)")
             return
         if meld.kind != "rank":
             self.flag("meld", f"kind {meld.kind} does not exist in {self.variant}")
             return
         nat = [c for c in cards if not is_wild(c)]
         wild = len(cards) - len(nat)
-        if len(nat) < 2 or wild > 3 or len({c[0] for c in nat}) != 1 or nat[0][0] == "3" \
+        cap = self.spec.max_wilds
+        if len(nat) < 2 or (cap is not None and wild > cap) or len({c[0] for c in nat}) != 1 or nat[0][0] == "3" \
                 or (self.spec.wilds_below_naturals and wild >= len(nat)):
             self.flag("meld", f"rank meld {cards}: {len(nat)} naturals, {wild} wilds")
 
@@ -618,6 +858,8 @@ class Replay:
         if t.answer is not None or self.pickup is not None or t.free_melds:
             self.flag("r07_ask", f"ask after {t.free_melds} meld(s), pile pending {self.pickup is not None}, "
                                  f"earlier answer {t.answer}")
+        if t.opening:  # R-07: only a player who could close may ask; nobody closes in the opening rounds (R-32)
+            self.flag("r32_opening", f"player {p} asks on its turn {self.player_turns[p]} (R-32, R-07)")
         t.answer = bool(e["answer"])
 
     def on_discard(self, e: dict[str, Any]) -> None:
@@ -629,13 +871,17 @@ class Replay:
             self.flag("r05_last_red_three", f"player {p} discards after drawing a red three as the last stock card")
         elif t.top == c and not t.top_had_copy:
             self.flag("r54_take_top", f"player {p} discards {c}, the card it took from the top this turn (R-54)")
+        if t is not None and t.player == p:
+            if t.discarded:
+                self.flag("turn_order", f"player {p} discards twice in one turn")
+            t.discarded = True
         if self.pickup is not None:
             self.flag("take", "discard before the pile was picked up")
             self.do_pickup()
         self.take_from_hand(p, c)
         self.pile.append(c)
-        if c in BLACK3:
-            self.barred = (p + 1) % self.players  # block_next: the next player only
+        if c in BLACK3 or (self.spec.wild_blocks and is_wild(c)):
+            self.barred = (p + 1) % self.players  # block_next: the next player only (Boat: wilds too, R-33)
 
     def on_go_out(self, e: dict[str, Any]) -> None:
         p = e["player"]
@@ -649,12 +895,14 @@ class Replay:
             self.flag("r07_ask", f"player {p} goes out after a no")
         if t.last_red3:
             self.flag("r05_last_red_three", f"player {p} goes out after drawing a red three as the last stock card")
+        if t.opening:
+            self.flag("r32_opening", f"player {p} closes on its turn {self.player_turns[p]} (R-32)")
         prev = self.evs[self.i - 1]
         if self.spec.final_discard and (prev["event"] != "discard" or prev["player"] != p):
             self.flag("r58_final_discard", f"player {p} goes out after {prev}, not after a final discard")
         t.out = True
         s = self.side_of[p]
-        canastas = sum(m.kind == "rank" and len(m.cards) >= 7 for m in self.melds[s])
+        canastas = self.canastas(s)  # Boat: a canasta of any kind, wild ones included (§3.5 turn step 5)
         if canastas < self.spec.canastas_to_go_out:
             melds = [" ".join(m.cards) for m in self.melds[s]]
             self.flag("go_out_canastas", f"side {s} goes out with {canastas} canasta(s), melds {melds}")
@@ -667,16 +915,30 @@ class Replay:
             rule = "R-13" if self.spec.concealed_bonus else "R-62/R-77 (no concealed going out)"
             self.flag("go_out", f"concealed is {e['concealed']}, {rule} gives {concealed}")
         self.out = (p, concealed)
+        self.boat["closed by melding"] += prev["event"] == "meld"
+        self.boat["closed by discarding"] += prev["event"] == "discard"
 
     def on_hand_end(self, e: dict[str, Any]) -> None:
         t = self.turn
         if t is not None and t.last_red3 and e["reason"] != "stock":
             self.flag("r05_last_red_three", "the hand after the last stock card, a red three, ends otherwise")
         if e["reason"] == "stock" and t is not None and not t.last_red3 \
-                and not (self.literal_eos and t.empty_stock_take):
+                and not (self.literal_eos and t.empty_stock_take) and not self.spec.reshuffle:
             self.check_forced_take((t.player + 1) % self.players)
-        self.end_turn()
         reason = e["reason"]
+        if self.spec.reshuffle:  # R-39, R-149: the hand ends by the stock only with stock and pile both empty
+            if reason == "stock" and (self.stock or self.pile):
+                self.flag("r149_stock_end", f"the hand ends by the stock with {len(self.stock)} stock and "
+                                            f"{len(self.pile)} pile cards")
+            if t is not None and t.stock_end and reason != "stock":
+                self.flag("r149_stock_end", f"a replacement found stock and pile empty, the hand ends by {reason!r}")
+            self.boat["stock end"] += reason == "stock"
+        # R-150 (R-39): the safeguard ends a hand with reason `cap` at max_turns_per_hand turns, and only there
+        if self.turn_no > self.spec.max_turns or (reason == "cap" and self.turn_no != self.spec.max_turns):
+            self.flag("r150_cap", f"the hand ends by {reason!r} after {self.turn_no} turns (cap "
+                                  f"{self.spec.max_turns})")
+        self.boat["cap"] += reason == "cap"
+        self.end_turn()
         if e["hand"] != self.hand_no:
             self.flag("hand_end", f"hand {e['hand']} ends during hand {self.hand_no}")
         if reason == "out":
@@ -688,26 +950,22 @@ class Replay:
             if reason == "stock" and self.stock:
                 self.flag("hand_end", f"hand ended on the stock with {len(self.stock)} cards left")
         concealed = self.out is not None and self.out[1]
+        black3_close = t is not None and t.out and t.black3 and bool(self.spec.black3_close_bonus)
         scores = []
         for s, seats in enumerate(self.sides):
-            melds = self.melds[s]
-            melded = sum(self.value(c) for m in melds for c in m.cards)
-            canastas = sum(300 if any(is_wild(c) for c in m.cards) else 500
-                           for m in melds if m.kind == "rank" and len(m.cards) >= 7)
-            red3 = red3_points(self.spec, len(self.red3[s])) * (1 if melds else -1)
             going_out = 0
             if reason == "out" and e["out_player"] is not None and self.side_of[e["out_player"]] == s:
-                going_out = 200 if concealed else 100
-            in_hand = -sum(self.value(c) for p in seats for c in self.hands[p].elements())
+                going_out = self.spec.black3_close_bonus if black3_close else 200 if concealed \
+                    else self.spec.going_out_bonus
             # R-04: the dealing bonus to the dealer's side, in `other`
             other = self.spec.exact_deal if self.exact and s == self.side_of[self.dealer] else 0
             if s < len(e["scores"]) and e["scores"][s].get("other") != other:
                 self.flag("exact_deal", f"side {s} other {e['scores'][s].get('other')}, the dealing bonus gives "
                                         f"{other} (exact_deal {self.exact}, dealer {self.dealer})")
-            total = melded + canastas + red3 + going_out + in_hand + other
-            self.totals[s] += total
-            scores.append({"side": s, "melded": melded, "canastas": canastas, "red_threes": red3,
-                           "going_out": going_out, "in_hand": in_hand, "other": other, "total": total})
+            score = side_score(self.spec, [(m.kind, m.cards) for m in self.melds[s]], len(self.red3[s]),
+                               [c for p in seats for c in self.hands[p].elements()], going_out, other)
+            self.totals[s] += score["total"]
+            scores.append({"side": s, **score})
         if e["scores"] != scores:
             self.flag("score", f"recomputed {scores}")
         if e["totals"] != self.totals:
@@ -749,6 +1007,8 @@ class Replay:
         winner = leaders[0] if len(leaders) == 1 else None
         if e["winner"] != winner or (not e["capped"] and not self.game_over()):
             self.flag("score", f"winner {e['winner']} with totals {self.totals}, capped {e['capped']}")
+        if e["capped"] != (len(self.hand_ends) == self.spec.max_hands and not self.game_over()):
+            self.flag("r150_cap", f"capped {e['capped']} after {len(self.hand_ends)} hands (cap {self.spec.max_hands})")
         if self.i != len(self.evs) - 1:
             self.flag("score", "events after game_end")
 
@@ -778,6 +1038,7 @@ def assert_clean(variant: str, check: str) -> None:
 # Tests ----------------------------------------------------------------------------------------------------------
 
 variants = pytest.mark.parametrize("variant", VARIANTS)
+boats = pytest.mark.parametrize("variant", BOATS)
 
 
 @variants
@@ -844,6 +1105,8 @@ def test_transcript_replay_meld_and_discard_cards_come_from_the_players_hand(var
 
 @variants
 def test_transcript_replay_melds_have_two_naturals_at_most_three_wilds_black3_only_going_out(variant):
+    """§1.4: Classic and House at most three wilds (House-001 also fewer than the naturals); Boat fewer wilds
+    than naturals with no cap (R-36) and black threes only as the four of the close (R-37)."""
     assert_clean(variant, "meld")
 
 
@@ -1179,3 +1442,258 @@ def test_r06_read_literally_ends_the_hand_as_soon_as_a_pile_is_taken_at_the_empt
     assert went_on > 0
     checked = play(literal, R06_STRATEGY[0], games=200, seed=1, check=True, workers=1)  # the 5.8 invariants
     assert (checked.games["capped_hands"] == 0).all()
+
+
+# Boat (§3.5, R-30..R-45, R-148..R-150) ------------------------------------------------------------------------------
+
+
+@boats
+def test_r31_r40_boat_deals_fourteen_cards_no_upcard_and_the_whole_stock(variant):
+    """§3.5 setup: 14 cards at every player count (R-40), no upcard (R-31), stock 52 / 66 / 80, no feet, no
+    dealing bonus (`exact_deal` absent, `other` 0)."""
+    assert_clean(variant, "deal")
+    assert_clean(variant, "exact_deal")
+    for strategies, seed, game in cases(variant):
+        for d in (e for e in replay(variant, strategies, seed, game).evs if e["event"] == "deal"):
+            assert d["pile"] == [] and len(d["stock"]) == SPECS[variant].stock_after_deal
+            assert {len(h) for h in d["hands"]} == {14} and "exact_deal" not in d
+
+
+@boats
+def test_r32_each_players_first_three_turns_are_a_stock_draw_and_a_discard_only(variant):
+    """R-32: no take, meld, ask or close in a player's turns 1-3 of a hand, and a discard ends each."""
+    assert_clean(variant, "r32_opening")
+
+
+@boats
+def test_r33_a_black_three_or_wild_discard_bars_the_next_player_and_blocks_the_pile_for_a_natural_pair(variant):
+    """R-33, B-12: the next player may not take the pile at all; until it is taken (or reshuffled) it is taken
+    only by a natural pair (M1), also before the side has melded (where M2 is otherwise allowed)."""
+    assert_clean(variant, "r33_blocked")
+
+
+@boats
+def test_r35_wild_melds_are_three_or_more_wilds_one_per_side_never_a_natural(variant):
+    assert_clean(variant, "r35_wild_meld")
+
+
+@boats
+def test_r37_four_black_three_close_melds_the_last_four_black_threes_then_closes_without_a_discard(variant):
+    """R-37: exactly the four black threes, in one new meld, as the last cards of the hand, then `go_out` at once
+    (the closing conditions are the checks `go_out_canastas`, `r07_ask`, `r32_opening`; the 1000 in place of
+    the 200 and the threes' value 0 are the check `score`)."""
+    assert_clean(variant, "r37_black3_close")
+
+
+@variants
+def test_r38_a_turn_ends_by_a_discard_or_going_out_and_only_a_boat_player_who_may_not_close_keeps_a_card(variant):
+    """§1.8, R-38: a turn ends by a discard or by going out; in Boat a player left with exactly one card who
+    may not close (opening rounds, no side canasta, or a "no") keeps it with no discard, and one who may close
+    must discard it. Also the exceptions of R-05 and R-149 (no discard, the hand ends)."""
+    assert_clean(variant, "r38_keep_last_card")
+
+
+@boats
+def test_r39_reshuffle_turns_the_whole_pile_into_the_stock_when_a_card_is_needed_from_an_empty_stock(variant):
+    """E-RESHUFFLE, R-39: only at an empty stock, the whole pile, right before the draw or the red-three
+    replacement that needs it; no draw from an empty stock without one."""
+    assert_clean(variant, "r39_reshuffle")
+
+
+@boats
+def test_r149_a_boat_hand_ends_by_the_stock_only_with_stock_and_pile_both_empty(variant):
+    assert_clean(variant, "r149_stock_end")
+
+
+# Regression, found by this replayer: at an empty stock a take before the side's initial meld that was given
+# back (the minimum not reached) ended a Boat hand by the stock although the pile still held cards, where R-39
+# and R-149 make the player reshuffle the pile and draw. These are the games that showed it (the event numbers
+# were those of the engine before the fix).
+R149_TAKE_GIVEN_BACK = {
+    "boat-3p": (("random",), 3, 4),  # event 7543: hand 34 ends by the stock with 61 cards in the pile
+    "boat-4p": (("random",), 5, 20),  # event 1458: hand 10 ends by the stock with 48 cards in the pile
+}
+
+
+@pytest.mark.parametrize("variant", list(R149_TAKE_GIVEN_BACK))
+def test_r149_a_take_given_back_at_the_empty_stock_reshuffles_the_pile_instead_of_ending_the_hand(variant):
+    strategies, seed, game = R149_TAKE_GIVEN_BACK[variant]
+    r = replay(variant, strategies, seed, game)
+    assert not r.issues.get("r149_stock_end") and not r.issues.get("r39_reshuffle"), dict(r.issues)
+
+
+@variants
+def test_r150_a_hand_is_capped_at_1000_turns_and_a_game_at_200_hands(variant):
+    """R-150 (R-39 for Boat): reason `cap` exactly at the 1000th turn of a hand, no hand longer; `capped` games
+    stop after 200 hands without a winner by the target."""
+    assert_clean(variant, "r150_cap")
+
+
+@boats
+def test_transcript_replay_exercises_boat_rules(variant):
+    """The Boat checks are not vacuous: the replayed games hold reshuffles, wild melds, players barred by a
+    blocking discard, blocked piles taken by a natural pair, takes by M2 before the side has melded, last cards
+    kept without a discard (R-38), closes by a meld and by a discard, and in boat-4p "May I close?" answered
+    both ways (R-148)."""
+    seen: Counter[str] = Counter()
+    takes: Counter[tuple[str, str]] = Counter()
+    answers: Counter[bool] = Counter()
+    for strategies, seed, game in cases(variant):
+        r = replay(variant, strategies, seed, game)
+        seen.update(r.boat)
+        takes.update(r.takes)
+        answers.update(e["answer"] for e in r.evs if e["event"] == "ask")
+    for what in ("reshuffle", "wild meld", "barred turn", "blocked pile taken", "kept last card", "closed by melding",
+                 "closed by discarding"):
+        assert seen[what], (what, seen)
+    assert any(method == "pair" and "frozen" in state and n for (method, state), n in takes.items()), takes
+    assert any(method == "natural_wild" and "pre-meld" in state and n for (method, state), n in takes.items()), takes
+    assert (answers[True] and answers[False]) if variant == "boat-4p" else not answers, answers
+
+
+def test_transcript_replay_exercises_rare_boat_events():
+    """Over the Boat games: wild canastas (R-35), the four-black-three close (R-37), a reshuffle for a red
+    three's replacement (R-39), hands ended with stock and pile empty (R-149) and by the turn cap (R-150), and
+    reshuffled stocks in another order than the pile's (shuffled, not just turned over)."""
+    seen: Counter[str] = Counter()
+    shuffled = 0
+    for variant in BOATS:
+        for strategies, seed, game in cases(variant):
+            r = replay(variant, strategies, seed, game)
+            seen.update(r.boat)
+            shuffled += sum(len(pile) >= 5 and new not in (pile, pile[::-1]) for pile, new in r.reshuffled)
+    for what in ("wild canasta", "black3 close", "reshuffle for a replacement", "stock end", "cap"):
+        assert seen[what], (what, seen)
+    assert shuffled, "no reshuffle of 5 or more cards came out in another order"
+
+
+BOAT = SPECS["boat-4p"]
+BOAT_TAMPERED = ("boat-4p", ("pile-hoarder",), 1, 12)  # a reshuffle, wild melds, the four-black-three close, ...
+
+
+def test_b1_boat_initial_meld_minimum_by_side_score():
+    """B-1, R-149: 150 from 7505 up, without a top bound."""
+    scores = (-5, 0, 2500, 2505, 5000, 5005, 7500, 7505, 9995, 12000)
+    assert [requirement(s, BOAT.meld_table) for s in scores] == [15, 50, 50, 90, 90, 120, 120, 150, 150, 150]
+
+
+def test_b2_to_b9_boat_worked_scores_with_the_replayers_scoring():
+    """§5.4: the replayer's own scoring (the Boat `Spec`) reproduces the worked examples."""
+    jk, two = ["JK"] * 4, ["2S", "2H", "2D", "2C"]
+    # B-2: mixed / natural / small wild / big wild
+    assert [canasta_bonus(BOAT, "rank", ["9S"] * 6 + ["2S"]), canasta_bonus(BOAT, "rank", ["9S"] * 7),
+            canasta_bonus(BOAT, "wild", two + jk[:3]), canasta_bonus(BOAT, "wild", jk + two[:3])] == \
+        [300, 600, 1000, 2000]
+    # B-3: closing side with a big wild canasta, a natural canasta of aces, 8 8 8, all four red threes
+    b3 = side_score(BOAT, [("wild", jk + two[:3]), ("rank", ["AS"] * 7), ("rank", ["8S", "8H", "8D"])], 4,
+                    ["3C", "5D"], BOAT.going_out_bonus)
+    assert b3["total"] == 3925 and b3["in_hand"] == -105
+    # B-4: no canasta: the table counts negative
+    b4 = side_score(BOAT, [("rank", ["KS", "KH", "KD", "2S"]), ("rank", ["6S", "6H", "6D"])], 0,
+                    ["JK", "9S", "4S", "4H"])
+    assert (b4["melded"], b4["total"]) == (-65, -135)
+    assert side_score(BOAT, [("wild", jk + two)], 0, [])["total"] == 1280  # B-5: a tie is small
+    assert side_score(BOAT, [("rank", ["9S"] * 7 + ["2S"])], 0, [])["total"] == 390  # B-6
+    # B-7: the four-black-three close, 1000 in place of 200, the melded threes worth 0
+    b7 = side_score(BOAT, [("rank", ["QS"] * 7), ("black3", ["3S", "3S", "3C", "3C"])], 0, [],
+                    BOAT.black3_close_bonus)
+    assert (b7["melded"], b7["going_out"], b7["total"]) == (70, 1000, 1670)
+    assert side_score(BOAT, [], 0, ["3S", "3C"])["in_hand"] == -200  # B-8
+    # B-9: one red three with a canasta / without
+    assert side_score(BOAT, [("rank", ["9S"] * 7)], 1, [])["red_threes"] == 100
+    assert side_score(BOAT, [("rank", ["9S"] * 3)], 1, [])["red_threes"] == -100
+
+
+@pytest.mark.parametrize("cards, legal", [
+    (["QS"] * 5 + ["JK", "JK", "2S", "2H"], True),  # B-10: 5 naturals + 4 wilds, no cap
+    (["JS", "JS", "JK", "2S"], False),  # w = n
+    (["JS", "JS", "JK", "2S", "2H"], False),  # C-4: legal in Classic, not in Boat
+    (["JS", "JS", "JK"], True),
+], ids=["5N4W", "2N2W", "2N3W", "2N1W"])
+def test_r36_boat_rank_melds_have_fewer_wilds_than_naturals_and_no_cap(cards, legal):
+    """R-36, B-10: w < n with no cap (the rank-meld check `meld`, here on melds made up)."""
+    r = copy.copy(replay(*BOAT_TAMPERED))
+    r.issues = defaultdict(list)
+    r.check_meld(Meld("rank", cards, 0, 0))
+    assert (not r.issues) == legal, dict(r.issues)
+
+
+def _drop_a_reshuffle_before_a_draw(evs):
+    k = next(i for i, e in enumerate(evs) if e["event"] == "reshuffle" and evs[i + 1]["event"] == "draw")
+    del evs[k]
+
+
+def _reshuffle_a_card_short(evs):
+    _first(evs, "reshuffle", stock=lambda s: len(s) > 1)["stock"].pop()
+
+
+def _take_a_blocked_pile_by_natural_wild(evs):
+    k = Replay(BOAT_TAMPERED[0], list(evs)).at["blocked pile taken"][0]
+    evs[k]["method"] = "natural_wild"
+
+
+def _take_the_pile_when_barred(evs):
+    k = next(i for i in Replay(BOAT_TAMPERED[0], list(evs)).at["barred turn"] if evs[i]["event"] == "draw")
+    pile = Replay(BOAT_TAMPERED[0], evs[:k]).pile
+    evs[k] = {"event": "take_pile", "player": evs[k]["player"], "method": "pair", "cards": pile}
+
+
+def _meld_on_an_opening_turn(evs):
+    k = evs.index(_first(evs, "draw"))
+    p = evs[k]["player"]
+    evs.insert(k + 1, {"event": "meld", "player": p, "side": p % 2, "meld": 0, "new": True, "kind": "rank",
+                       "cards": ["KS", "KS", "KS"], "whole": ["KS", "KS", "KS"]})
+
+
+def _add_a_natural_to_the_wild_meld(evs):
+    e = _first(evs, "meld", kind=lambda k: k == "wild", new=lambda n: not n)
+    e["whole"] = e["whole"][:-len(e["cards"])] + ["KS"]
+    e["cards"] = ["KS"]
+
+
+def _keep_two_cards_without_discarding(evs):
+    k = next(i for i, e in enumerate(evs) if e["event"] == "discard" and evs[i - 1]["event"] == "meld"
+             and evs[i + 1]["event"] != "go_out")
+    del evs[k]
+
+
+def _close_with_three_black_threes(evs):
+    e = _first(evs, "meld", kind=lambda k: k == "black3")
+    e["cards"], e["whole"] = e["cards"][:3], e["whole"][:3]
+
+
+def _score_the_black_three_close_200(evs):
+    k = evs.index(_first(evs, "meld", kind=lambda k: k == "black3"))
+    end = next(e for e in evs[k:] if e["event"] == "hand_end")
+    s = next(x for x in end["scores"] if x["going_out"])
+    s["going_out"], s["total"] = 200, s["total"] - 800
+
+
+def _count_the_table_positive_without_a_canasta(evs):
+    end = _first(evs, "hand_end", scores=lambda ss: any(x["melded"] < 0 for x in ss))
+    s = next(x for x in end["scores"] if x["melded"] < 0)
+    s["total"] -= 2 * s["melded"]
+    s["melded"] = -s["melded"]
+
+
+def _end_a_hand_by_the_stock_at_a_close(evs):  # a close with cards left in the stock or the pile
+    k = next(i for i, e in enumerate(evs) if e["event"] == "hand_end" and e["reason"] == "out"
+             and (lambda r: r.stock or r.pile)(Replay(BOAT_TAMPERED[0], evs[:i])))
+    evs[k]["reason"], evs[k]["out_player"] = "stock", None
+
+
+@pytest.mark.parametrize("tamper, check", [
+    (_drop_a_reshuffle_before_a_draw, "r39_reshuffle"), (_reshuffle_a_card_short, "r39_reshuffle"),
+    (_take_a_blocked_pile_by_natural_wild, "r33_blocked"), (_take_the_pile_when_barred, "r33_blocked"),
+    (_meld_on_an_opening_turn, "r32_opening"), (_add_a_natural_to_the_wild_meld, "r35_wild_meld"),
+    (_keep_two_cards_without_discarding, "r38_keep_last_card"), (_close_with_three_black_threes, "r37_black3_close"),
+    (_score_the_black_three_close_200, "score"), (_count_the_table_positive_without_a_canasta, "score"),
+    (_end_a_hand_by_the_stock_at_a_close, "r149_stock_end"), (_flip_concealed, "go_out"),
+], ids=lambda x: getattr(x, "__name__", x))
+def test_transcript_replay_flags_a_tampered_boat_transcript(tamper, check):
+    variant, strategies, seed, game = BOAT_TAMPERED
+    evs = [copy.deepcopy(e) for e in transcript(variant, strategies, seed, game)]
+    assert not Replay(variant, list(evs)).issues.get(check)
+    tamper(evs)
+    assert Replay(variant, evs).issues.get(check)
+
