@@ -53,6 +53,8 @@ FIGURES: tuple[tuple[str, str, str], ...] = (
     ("out_with_3plus", "  ... holding 3 or more", "pct"),
     ("natural_canastas", "natural canastas per side and hand", "f2"),
     ("mixed_canastas", "mixed canastas per side and hand", "f2"),
+    ("small_wild_canastas", "small wild canastas per side and hand (Boat)", "f2"),
+    ("big_wild_canastas", "big wild canastas per side and hand (Boat)", "f2"),
     ("score_mean", "hand score per side (mean)", "f0"),
     ("score_sd", "hand score per side (standard deviation)", "f0"),
     ("pile_pickups", "pile pick-ups per side and hand", "f2"),

@@ -74,6 +74,7 @@ from sim.engine.contract import (
     OB_SMELDED,
     OB_TOOK,
     OB_TOP_TAKEN,
+    OB_TURN,
     R_CANASTA,
     R_CANBONUS,
     R_CARDVAL,
@@ -114,6 +115,9 @@ NATURAL_OFF = -1.0
 TOP_NEVER, TOP_USEFUL, TOP_ALWAYS = -1.0, 0.0, 1.0
 WILD_MELD_NEVER = -1.0
 THREAT_CARDS = 3  # an opponent with the canastas to go out and this few cards threatens to go out
+# a hand this long is one no stock end will finish (Boat turns the pile into the stock again): go out when
+# able, take any pile and lay everything, whatever the knobs say (a Classic hand is over long before)
+LONG_HAND = 200
 
 TIER = 1000.0  # discard scores: one tier per kind of card, ranked within the tier
 PLAN = 1e6  # added to an action that keeps a wanted going out (or a started opening) possible
@@ -151,11 +155,17 @@ def threatened_nb(R, obs):
     return False
 
 
+@njit(cache=True, inline="always")
+def long_hand_nb(obs):
+    """A hand of LONG_HAND turns: play to end it (go out when able, take any pile, lay everything)."""
+    return obs[OB_TURN] >= LONG_HAND
+
+
 @njit(cache=True)
 def may_go_out_nb(R, obs, prm):
     """The go_out knob: going out now is wanted (as soon as legal, or ahead by M, or threatened)."""
     m = prm[K_GO_OUT]
-    if m < 0 or obs[OB_ANSWER] == ANSWER_YES:
+    if m < 0 or obs[OB_ANSWER] == ANSWER_YES or long_hand_nb(obs):
         return True
     if threatened_nb(R, obs):
         return True
@@ -442,7 +452,7 @@ def _draw_score_nb(R, obs, o, prm):
     if t == O_TOP:
         return _top_score_nb(obs, o[1], prm[K_TOP], prm[K_MELD])
     pn = obs[OB_PILE_N]
-    if obs[OB_MELDED] != 0 and pn < prm[K_MIN_PILE]:
+    if obs[OB_MELDED] != 0 and pn < prm[K_MIN_PILE] and not long_hand_nb(obs):
         return -1.0
     v = 10.0 + 3.0 * pn
     if o[1] == TAKE_M3:
@@ -494,6 +504,8 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
         if t == O_NEW:
             v = b * R[R_CARDVAL + a] + (R[R_CARDVAL + c] - 5.0 if c >= 0 else 0.0)
         elif t == O_WILD:
+            if prm[K_WILD_MELD] == WILD_MELD_NEVER:
+                return -1.0  # (still laid when it is the way to go out: the plan comes on top)
             v = a * R[R_CARDVAL + RK_JK] + b * R[R_CARDVAL + RK_2] - 5.0
         elif t == O_ADD:
             rank = obs[_meld_base_nb(obs, s, a) + F_RANK]
@@ -507,7 +519,7 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
         out = 100.0 if go_ok else -500.0
     if t == O_BLACK3:
         return 200.0 + out
-    style = prm[K_MELD]
+    style = MELD_ALL if long_hand_nb(obs) else prm[K_MELD]
     free = prm[K_WILDS] >= 1.0
     if t == O_NEW:
         if c < 0:

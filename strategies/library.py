@@ -55,9 +55,9 @@ HEURISTIC_KNOBS = tuple(replace(k, whole=True) for k in (
          "on top is always taken",
          (("never", H.TOP_NEVER), ("useful", H.TOP_USEFUL), ("always", H.TOP_ALWAYS))),
     Knob("wild_meld", H.K_WILD_MELD, 3, 12, 4,
-         "where the rules have wild melds (Boat): never, or N: start the side's wild meld once holding at "
-         "least N wild cards (jokers first), then feed it, completing its canasta first and never adding a "
-         "two that would tie a big wild canasta",
+         "where the rules have wild melds (Boat): never (but to go out), or N: start the side's wild meld "
+         "once holding at least N wild cards (jokers first), then feed it, completing its canasta first and "
+         "never adding a two that would tie a big wild canasta",
          (("never", H.WILD_MELD_NEVER),)),
 ))
 

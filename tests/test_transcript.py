@@ -155,7 +155,7 @@ CASES = [(("random",), 1, 0), (("baseline", "random"), 1, 1), (("baseline", "ran
 VARIANT_CASES: dict[str, list[tuple[tuple[str, ...], int, int]]] = {
     "house-001-3p": [*CASES, (("baseline", "random"), 7, 3)],
     "house-003-4p": [*CASES, (("baseline", "random"), 7, 6)],
-    "boat-2p": [*CASES, (("random",), 1, 12)],
+    "boat-2p": [*CASES, (("random",), 1, 12), (("random",), 1, 53)],  # game 53: a hand ended by the turn cap
     "boat-3p": [*CASES, (("random",), 1, 5)],
     "boat-4p": [*CASES, (("pile-hoarder",), 1, 12)],
 }
