@@ -1035,6 +1035,15 @@ def assert_clean(variant: str, check: str) -> None:
     assert not found, f"{len(found)} {check} problem(s):\n" + "\n".join(found)
 
 
+def assert_tamper_flagged(case: tuple[str, tuple[str, ...], int, int], tamper: Any, check: str) -> None:
+    """The game replays clean under `check`, and the same game tampered by `tamper` is flagged by it."""
+    variant, strategies, seed, game = case
+    evs = [copy.deepcopy(e) for e in transcript(variant, strategies, seed, game)]
+    assert not Replay(variant, list(evs)).issues.get(check)
+    tamper(evs)
+    assert Replay(variant, evs).issues.get(check)
+
+
 # Tests ----------------------------------------------------------------------------------------------------------
 
 variants = pytest.mark.parametrize("variant", VARIANTS)
@@ -1400,11 +1409,7 @@ def _meld_two_naturals_two_wilds(evs):  # legal in Classic (R-14), not in House-
     (_pass_the_deal_left, "turn_order"), (_meld_two_naturals_two_wilds, "meld"),
 ], ids=lambda x: getattr(x, "__name__", x))
 def test_transcript_replay_flags_a_tampered_house_transcript(tamper, check):
-    variant, strategies, seed, game = HOUSE_TAMPERED
-    evs = [copy.deepcopy(e) for e in transcript(variant, strategies, seed, game)]
-    assert not Replay(variant, list(evs)).issues.get(check)
-    tamper(evs)
-    assert Replay(variant, evs).issues.get(check)
+    assert_tamper_flagged(HOUSE_TAMPERED, tamper, check)
 
 
 def test_r156_discarding_a_copy_held_before_the_top_card_take_is_allowed():
@@ -1691,9 +1696,5 @@ def _end_a_hand_by_the_stock_at_a_close(evs):  # a close with cards left in the 
     (_end_a_hand_by_the_stock_at_a_close, "r149_stock_end"), (_flip_concealed, "go_out"),
 ], ids=lambda x: getattr(x, "__name__", x))
 def test_transcript_replay_flags_a_tampered_boat_transcript(tamper, check):
-    variant, strategies, seed, game = BOAT_TAMPERED
-    evs = [copy.deepcopy(e) for e in transcript(variant, strategies, seed, game)]
-    assert not Replay(variant, list(evs)).issues.get(check)
-    tamper(evs)
-    assert Replay(variant, evs).issues.get(check)
+    assert_tamper_flagged(BOAT_TAMPERED, tamper, check)
 

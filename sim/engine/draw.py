@@ -3,7 +3,7 @@
 allows (stockend.py); enumerate, then apply the choice. DRAW(k) reads `draw_count`: fewer cards left
 than k is a complete draw (R-08), and each red three drawn is laid out and replaced (§1.2)."""
 
-from .cards import is_red3_nb, rank_of_nb, side_of_nb
+from .cards import is_red3_nb, side_of_nb
 from .deal import expose_nb
 from .decide import add_opt_nb
 from .jit import engine_jit
@@ -11,7 +11,6 @@ from .layout import (
     END_STOCK,
     EV_DRAW,
     EV_TOP,
-    HC_KNOWN,
     MELD_ROLLED_BACK,
     O_DRAW,
     O_END,
@@ -37,9 +36,9 @@ from .layout import (
 from .log import log_nb, logc_nb
 from .meld import meld_phase_nb
 from .opening import opening_round_nb
-from .pile import apply_take_nb, enum_take_nb, top_untakeable_nb
+from .pile import apply_take_nb, enum_take_nb, from_pile_nb, top_untakeable_nb
 from .stockend import empty_stock_options_nb, reshuffles_nb
-from .table import hadd_nb, lay_red3_nb, pop_stock_nb, reshuffle_nb
+from .table import hadd_nb, pop_stock_nb, reshuffle_nb
 
 
 @engine_jit
@@ -88,15 +87,13 @@ def take_top_nb(R, S, p):
     k = S.pile[pn]
     st[S_PILE_N] = pn
     log_nb(S, EV_TOP, p, k, 0, 0, 0)
-    S.side[side_of_nb(R, p), SD_COUNT + SC_TOPS] += 1
+    s = side_of_nb(R, p)
+    S.side[s, SD_COUNT + SC_TOPS] += 1
     if is_red3_nb(k):
         st[S_PILE_R3] -= 1
-        lay_red3_nb(S, p, k, side_of_nb(R, p))
-    else:
-        if S.hand[p, k] == 0:
-            st[S_TOP_BAN] = k
-        hadd_nb(S, p, k)
-        S.hand[p, HC_KNOWN + rank_of_nb(k)] += 1  # every seat saw it go into this hand
+    elif S.hand[p, k] == 0:
+        st[S_TOP_BAN] = k
+    from_pile_nb(S, p, s, k)
     if pn == 0:
         st[S_FROZEN] = 0
 

@@ -228,6 +228,17 @@ def rollback_nb(R, S, p):
     st[S_LAIDT] = 0
 
 
+@engine_jit(inline="always")
+def from_pile_nb(S, p, s, c):
+    """Card c of the pile reaches p's hand in view of every seat (HC_KNOWN); a red three goes to side s's
+    red threes without replacement (§1.2). Shared by the pickup and House-001's top card alone."""
+    if is_red3_nb(c):
+        lay_red3_nb(S, p, c, s)
+    else:
+        hadd_nb(S, p, c)
+        S.hand[p, HC_KNOWN + rank_of_nb(c)] += 1  # every seat saw it go into this hand
+
+
 @engine_jit
 def pickup_nb(R, S, p):
     """Steps 4-5 of TAKE-PILE: the rest of the pile goes to the hand, where every seat now knows
@@ -236,12 +247,7 @@ def pickup_nb(R, S, p):
     st = S.st
     s = side_of_nb(R, p)
     for i in range(st[S_PILE_N]):
-        c = S.pile[i]
-        if is_red3_nb(c):
-            lay_red3_nb(S, p, c, s)
-        else:
-            hadd_nb(S, p, c)
-            S.hand[p, HC_KNOWN + rank_of_nb(c)] += 1  # every seat saw it go into this hand
+        from_pile_nb(S, p, s, S.pile[i])
     st[S_PILE_N] = 0
     st[S_FROZEN] = 0
     st[S_BLOCK] = -1
