@@ -47,6 +47,7 @@ FIGURES: tuple[tuple[str, str, str], ...] = (
     ("ended_out", "hands ended by going out", "pct"),
     ("ended_stock", "hands ended with the stock exhausted", "pct"),
     ("ended_cap", "hands ended by the turn cap", "pct"),
+    ("ended_sevens", "hands ended by a hand of sevens (Pennies)", "pct"),
     ("went_out", "side went out (share of its hands)", "pct"),
     ("out_with_1", "  ... holding 1 canasta", "pct"),
     ("out_with_2", "  ... holding 2 canastas", "pct"),
@@ -55,6 +56,8 @@ FIGURES: tuple[tuple[str, str, str], ...] = (
     ("mixed_canastas", "mixed canastas per side and hand", "f2"),
     ("small_wild_canastas", "small wild canastas per side and hand (Boat)", "f2"),
     ("big_wild_canastas", "big wild canastas per side and hand (Boat)", "f2"),
+    ("wild_canastas", "wild canastas per side and hand (Pennies, Railroad)", "f2"),
+    ("sevens_canastas", "sevens canastas per side and hand (Pennies, Railroad)", "f2"),
     ("score_mean", "hand score per side (mean)", "f0"),
     ("score_sd", "hand score per side (standard deviation)", "f0"),
     ("pile_pickups", "pile pick-ups per side and hand", "f2"),
@@ -63,6 +66,7 @@ FIGURES: tuple[tuple[str, str, str], ...] = (
     ("asks", "asks per side and hand", "f2"),
     ("yes_answers", "\"yes\" answers per side and hand", "f2"),
     ("top_takes", "top discards taken alone per side and hand (House-001)", "f2"),
+    ("feet_taken", "feet or kitties picked up per side and hand (Pennies, Railroad)", "f2"),
 )
 
 

@@ -79,7 +79,7 @@ def hands_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
         "game": rows[:, L.H_GAME],
         "hand": rows[:, L.H_HAND],
         "dealer": rows[:, L.H_DEALER],
-        "reason": pd.Categorical.from_codes(rows[:, L.H_REASON] - 1, ["out", "stock", "cap"]),
+        "reason": pd.Categorical.from_codes(rows[:, L.H_REASON] - 1, [L.END_NAMES[int(e)] for e in L.EndReason]),
         "out_seat": rows[:, L.H_OUT],
         "out_side": [job.variant.seat_side(int(p)) if p >= 0 else -1 for p in rows[:, L.H_OUT]],
         "concealed": rows[:, L.H_CONCEALED].astype(bool),
@@ -90,15 +90,16 @@ def hands_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
         "asks": rows[:, L.H_ASKS],
         "yes_answers": rows[:, L.H_YES],
     })
+    cols: dict[str, np.ndarray] = {}  # the per-side columns, joined at once (not inserted one by one)
     for s in range(nsides):
         for c, name in enumerate(L.COMPONENTS):
-            df[f"{name}_{s}"] = rows[:, L.H_COMP + s * L.NC + c]
-        df[f"cum_{s}"] = rows[:, L.H_CUM + s]
+            cols[f"{name}_{s}"] = rows[:, L.H_COMP + s * L.NC + c]
+        cols[f"cum_{s}"] = rows[:, L.H_CUM + s]
         for kind in L.CanastaKind:
-            df[f"{kind.name.lower()}_canastas_{s}"] = rows[:, L.H_CANK + s * L.NCKR + kind]
+            cols[f"{kind.name.lower()}_canastas_{s}"] = rows[:, L.H_CANK + s * L.NCKR + kind]
         for c, name in enumerate(L.SIDE_COUNTS):
-            df[f"{name}_{s}"] = rows[:, L.H_SCOUNT + s * L.NSC + c]
-    return df
+            cols[f"{name}_{s}"] = rows[:, L.H_SCOUNT + s * L.NSC + c]
+    return pd.concat([df, pd.DataFrame(cols, index=df.index)], axis=1)
 
 
 def play(variant: str | Variant, strategies: str | StrategySpec | StrategyChoice

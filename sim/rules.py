@@ -83,6 +83,17 @@ class Variant:
     target_score: int = 5000
     target_strict: bool = False
     dealer_rotation: str = "left"
+    foot_size: int = 0  # Pennies foot, Railroad kitty: dealt face down to each player (R-95, R-114)
+    foot_canastas: tuple[str, ...] = ()  # canasta kinds whose first personal completion brings the foot
+    unpicked_foot_red3: int = 0  # points for each red three in a foot never picked up (Pennies -100, R-96)
+    meld_cap: int = 0  # R-92: melds close at this size, a new meld of the rank after; 0: no cap
+    sevens_natural_only: bool = False  # R-97, R-118: sevens meld without wilds, their canasta a kind of its own
+    canasta_bonus_wild: int = 0  # Pennies, Railroad: a canasta of seven wild cards
+    canasta_bonus_sevens: int = 0  # Pennies, Railroad: a canasta of seven sevens
+    wild_canasta_small_big: bool = False  # Boat R-35: a wild canasta is small or big by its twos and jokers
+    sevens_discard_ban: bool = False  # R-97 (Pennies)
+    going_out_kinds: tuple[str, ...] = ()  # canasta kinds a side needs one of each of to go out
+    red3_negative_without_sevens: bool = False  # Pennies: red threes negative without a sevens canasta
     max_turns_per_hand: int = 1000  # simulator safeguard, counted in the results
     max_hands_per_game: int = 200  # simulator safeguard, counted in the results
     options: dict[str, Any] = field(default_factory=dict)
@@ -102,7 +113,7 @@ class Variant:
         raise RulesError(f"seat {seat} belongs to no side")
 
     def stock_after_deal(self) -> int:
-        return self.pack_size - self.players * self.hand_size - (1 if self.upcard else 0)
+        return self.pack_size - self.players * (self.hand_size + self.foot_size) - (1 if self.upcard else 0)
 
     def replace(self, **changes: Any) -> Variant:
         """A modified copy, validated (for sensitivity studies and tests)."""
@@ -120,7 +131,9 @@ class Variant:
 METHODS = {"M1": L.MASK_M1, "M2": L.MASK_M2, "M3": L.MASK_M3}
 CARD_CLASSES = {"wild": L.CC_WILD, "black3": L.CC_BLACK3, "red3": L.CC_RED3}
 ASK_MODES = {"none": L.ASK_NONE, "partner": L.ASK_PARTNER, "choose_one_partner": L.ASK_CHOOSE}
-END_OF_STOCK = {"E-CLASSIC": L.EOS_CLASSIC, "E-RESHUFFLE": L.EOS_RESHUFFLE}
+END_OF_STOCK = {"E-CLASSIC": L.EOS_CLASSIC, "E-RESHUFFLE": L.EOS_RESHUFFLE, "E-VOLUNTARY": L.EOS_VOLUNTARY}
+CANASTA_KINDS = {"natural": L.CK_NATURAL, "mixed": L.CK_MIXED, "wild": L.CK_WILD, "sevens": L.CK_SEVENS,
+                 "small_wild": L.CK_SMALL_WILD, "big_wild": L.CK_BIG_WILD}
 DISCARDABLE = ("wild", "black3")  # a red three never reaches a hand, so never the discard pile
 
 
@@ -138,7 +151,8 @@ def validate(v: Variant) -> None:
     if any(len(side) > 1 for side in v.sides):
         _need(all(v.seat_side(p) != v.seat_side((p + 1) % v.players) for p in range(v.players)),
               "sides: partners may not sit next to each other")
-    _need(1 <= v.decks <= 8 and 0 <= v.jokers_per_deck <= 4, "decks 1-8, jokers_per_deck 0-4")
+    _need(1 <= v.decks <= 2 * L.MAXP and 0 <= v.jokers_per_deck <= 4,
+          f"decks 1-{2 * L.MAXP}, jokers_per_deck 0-4")
     _need(v.hand_size >= 1, "hand_size must be at least 1")
     _need(v.draw_count in (1, 2, 3), f"draw_count={v.draw_count}: accepted 1, 2 or 3")
     _need(v.stock_after_deal() > 0, "the deal leaves no stock")
@@ -151,11 +165,12 @@ def validate(v: Variant) -> None:
     _need(v.min_naturals in (2, 3) and 0 <= v.max_wilds <= wilds,
           f"min_naturals 2 or 3; max_wilds 0-{wilds} (the wild cards in the pack: no cap)")
     _need(1 <= len(v.red3_points) <= 9, "red3_points: points for 0..8 red threes")
-    _need(v.black3_meld_max == 0 or 3 <= v.black3_meld_min <= v.black3_meld_max <= 6,
-          "black3 meld: 3 <= min <= max <= 6, or max 0 for never")
+    b3 = max(6, 2 * v.decks)  # every black three in the pack (R-121), and 6 as before
+    _need(v.black3_meld_max == 0 or 3 <= v.black3_meld_min <= v.black3_meld_max <= b3,
+          f"black3 meld: 3 <= min <= max <= {b3}, or max 0 for never")
     for group in (v.pile_methods_unfrozen, v.pile_methods_frozen, v.pile_methods_premeld):
         _need(all(m in METHODS for m in group), f"pile methods {group}: accepted M1, M2, M3")
-    _need(all(u in DISCARDABLE for u in v.untakeable_top), f"untakeable_top: accepted {', '.join(DISCARDABLE)}")
+    _need(all(u in CARD_CLASSES for u in v.untakeable_top), f"untakeable_top: accepted {', '.join(CARD_CLASSES)}")
     for key in ("freeze_on_discard", "block_on_discard"):
         _need(all(c in DISCARDABLE for c in getattr(v, key)), f"{key}: accepted {', '.join(DISCARDABLE)}")
     for key in ("upcard_cover", "upcard_blocks"):
@@ -182,10 +197,49 @@ def validate(v: Variant) -> None:
           "exact_deal_prob needs a dealing bonus: set exact_deal_bonus too (House presets have 100)")
     _need(1 <= v.max_turns_per_hand <= 100_000 and 1 <= v.max_hands_per_game <= 10_000,
           "max_turns_per_hand 1-100000, max_hands_per_game 1-10000")
+    _validate_feet_and_caps(v)
     if v.ask_partner != "none":
         _need(any(len(side) > 1 for side in v.sides), "ask_partner needs partnerships")
     _need(not v.options, f"options {sorted(v.options)}: no optional rule sets are implemented "
                          "(c3_cutthroat and c6_hoyle_three_pack are not); set the rule fields themselves")
+
+
+def _validate_feet_and_caps(v: Variant) -> None:
+    """Pennies' and Railroad's rules (§3.8, §3.9): feet, capped melds, sevens, the canasta kinds."""
+    for key in ("foot_canastas", "going_out_kinds"):
+        names = getattr(v, key)
+        _need(all(k in CANASTA_KINDS for k in names) and len(set(names)) == len(names),
+              f"{key}={','.join(names)}: accepted each of {', '.join(CANASTA_KINDS)} once")
+        for k in names:
+            _need(k != "sevens" or v.sevens_natural_only, f"{key}: sevens canastas need sevens_natural_only")
+            _need(k != "wild" or (v.wild_melds and not v.wild_canasta_small_big),
+                  f"{key}: wild canastas need wild_melds (and not wild_canasta_small_big)")
+            _need(k not in ("small_wild", "big_wild") or v.wild_canasta_small_big,
+                  f"{key}: small and big wild canastas need wild_canasta_small_big")
+    _need(0 <= v.foot_size <= 20, f"foot_size={v.foot_size}: accepted 0 to 20")
+    _need(v.meld_cap in (0, v.canasta_size), f"meld_cap={v.meld_cap}: 0 (no cap) or canasta_size ({v.canasta_size})")
+    if v.foot_size > 0:
+        _need(v.meld_cap > 0, "foot_size: feet are played with capped melds only (set meld_cap)")
+        _need(v.foot_size <= v.hand_size, "foot_size: at most hand_size")
+        _need(v.end_of_stock != "E-RESHUFFLE", "foot_size: a foot cannot be played with E-RESHUFFLE")
+    _need(v.foot_size > 0 or not v.foot_canastas, "foot_canastas needs a foot (foot_size)")
+    if v.meld_cap > 0:
+        _need(v.going_out_canastas <= 1, "meld_cap: going_out_canastas 0 or 1 (use going_out_kinds)")
+        _need(not v.wild_canasta_small_big, "meld_cap: wild canastas are one kind (wild_canasta_small_big off)")
+    _need(not v.going_out_kinds or v.meld_cap > 0, "going_out_kinds is played with capped melds only (meld_cap)")
+    _need(v.canasta_bonus_sevens == 0 or v.sevens_natural_only, "canasta_bonus_sevens needs sevens_natural_only")
+    _need(not v.sevens_discard_ban or v.sevens_natural_only, "sevens_discard_ban needs sevens_natural_only")
+    _need(not v.red3_negative_without_sevens or v.sevens_natural_only,
+          "red3_negative_without_sevens needs sevens_natural_only")
+    _need(not v.wild_canasta_small_big or v.wild_melds, "wild_canasta_small_big needs wild_melds")
+    for key in ("canasta_bonus_wild", "canasta_bonus_sevens"):
+        x = getattr(v, key)
+        _need(x >= 0 and x % 5 == 0, f"{key}={x}: a multiple of 5, at least 0")
+    _need(v.unpicked_foot_red3 % 5 == 0, f"unpicked_foot_red3={v.unpicked_foot_red3}: a multiple of 5")
+
+
+def _kinds(names: tuple[str, ...]) -> int:
+    return sum(1 << CANASTA_KINDS[k] for k in set(names))
 
 
 def _mask(classes: tuple[str, ...]) -> int:
@@ -229,6 +283,17 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_CANBONUS + L.CK_BIG_WILD] = v.canasta_bonus_big_wild
     R[L.R_CANBONUS + L.CK_NATURAL] = v.canasta_bonus_natural
     R[L.R_CANBONUS + L.CK_MIXED] = v.canasta_bonus_mixed
+    R[L.R_CANBONUS + L.CK_WILD] = v.canasta_bonus_wild
+    R[L.R_CANBONUS + L.CK_SEVENS] = v.canasta_bonus_sevens
+    R[L.R_FOOT] = v.foot_size
+    R[L.R_FOOT_KINDS] = _kinds(v.foot_canastas)
+    R[L.R_FOOT_R3] = v.unpicked_foot_red3
+    R[L.R_MELD_CAP] = v.meld_cap
+    R[L.R_SEVENS] = int(v.sevens_natural_only)
+    R[L.R_SEVENS_BAN] = int(v.sevens_discard_ban)
+    R[L.R_WILD_SPLIT] = int(v.wild_canasta_small_big)
+    R[L.R_GO_KINDS] = _kinds(v.going_out_kinds)
+    R[L.R_RED3_NEG_SEVENS] = int(v.red3_negative_without_sevens)
     R[L.R_CANASTA] = v.canasta_size
     R[L.R_FREEZE_ON] = _mask(v.freeze_on_discard)
     R[L.R_BLOCK_ON] = _mask(v.block_on_discard)
@@ -249,8 +314,9 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_UNTAKE] = _mask(v.untakeable_top)
     R[L.R_RED3_NEG] = int(v.red3_negative_if_no_meld)
     R[L.R_DEALER_DIR] = 1 if v.dealer_rotation == "left" else -1
-    # one meld per rank: at most 11 rank melds and a black-three meld per side
-    R[L.R_MAXM] = 16
+    # one meld per rank: at most 11 rank melds and a black-three meld per side; where melds close
+    # (R-92), as many rows as three-card melds the pack's cards but its threes make, and a black-three meld
+    R[L.R_MAXM] = (v.pack_size - 4 * v.decks) // 3 + 2 if v.meld_cap > 0 else 16
     for r, x in enumerate(v.card_values):
         R[L.R_CARDVAL + r] = x
     pts = list(v.red3_points) + [v.red3_points[-1]] * (9 - len(v.red3_points))
@@ -345,7 +411,7 @@ for _n in (2, 3, 4):
         card_values=BOAT_VALUES, black3_in_hand=100,
         initial_meld_table=BOAT_MELD_TABLE,
         wilds_below_naturals=True, max_wilds=12,  # R-36: fewer wilds than naturals, no cap
-        wild_melds=True, canasta_bonus_natural=600, canasta_bonus_small_wild=1000,
+        wild_melds=True, wild_canasta_small_big=True, canasta_bonus_natural=600, canasta_bonus_small_wild=1000,
         canasta_bonus_big_wild=2000,  # R-30, R-35
         table_negative_without_canasta=True, red3_negative_if_no_meld=False,  # R-34
         black3_meld_min=4, black3_meld_max=4, black3_close_bonus=1000,  # R-37
@@ -358,13 +424,74 @@ for _n in (2, 3, 4):
     ))
 
 
+# Pennies from Heaven and Railroad (seed 002, VARIANTS.md 3.8, 3.9): a foot or kitty, melds closed at 7,
+# sevens and wild canastas, one canasta of each of four kinds to go out, the game to 20,000
+PFH_MELD_TABLE = ((MINUS_INF, 15), (0, 50), (5000, 90), (10000, 120), (15000, 150))  # R-101, R-116
+FOUR_KINDS = ("natural", "mixed", "wild", "sevens")
+_CAPPED = dict(
+    hand_size=13, foot_size=11, draw_count=2, meld_cap=7, sevens_natural_only=True, wild_melds=True,
+    canasta_bonus_wild=1000, canasta_bonus_sevens=1500, going_out_kinds=FOUR_KINDS,
+    concealed_total=0, concealed_waives_minimum=False, end_of_stock="E-VOLUNTARY",  # R-98, R-99, R-120
+    initial_meld_table=PFH_MELD_TABLE, target_score=20000, red3_negative_if_no_meld=False,  # R-119
+)
+_add(Variant(
+    name="pennies-6p", seed_doc="002",
+    description="Pennies from Heaven: six in two teams of three, four packs, an 11-card foot each, melds closed "
+                "at seven, sevens and wild canastas, one canasta of each of four kinds to go out, the game to 20,000",
+    players=6, sides=((0, 2, 4), (1, 3, 5)), decks=4,  # R-90
+    foot_canastas=FOUR_KINDS, unpicked_foot_red3=-100,  # R-95, R-96
+    untakeable_top=("wild", "black3", "red3"), pile_methods_unfrozen=("M1", "M3"),  # R-93: any three, no M2
+    red3_points=(0, 100, 200, 300, 400, 500, 600, 700, 1000), red3_negative_without_sevens=True,
+    black3_meld_max=7, sevens_discard_ban=True, ask_partner="choose_one_partner",  # R-151, R-97, R-100
+    **_CAPPED,
+))
+
+
+def railroad(players: int) -> Variant:
+    """Railroad Canasta for `players` (2 to 8), each for himself, two decks and four jokers a player
+    (R-110, R-111): the presets and `railroad --players N` are this."""
+    return Variant(
+        name=f"railroad-{players}p", seed_doc="002",
+        description=(f"Railroad Canasta for {players}, each for himself: two decks a player, an 11-card kitty, "
+                     "melds closed at seven, red, black, wild and seven canastas, a final discard to go out, "
+                     "black threes without limit, the game to 20,000"),
+        players=players, sides=tuple((p,) for p in range(players)), decks=2 * players,
+        foot_canastas=("natural", "wild", "sevens"), unpicked_foot_red3=0,  # R-114, R-115
+        red3_points=(0, 100, 200, 300, 400, 500, 600, 700, 800),  # R-115: 100 each, never negative
+        black3_meld_max=4 * players, going_out_discard=True, ask_partner="none",  # R-121
+        **_CAPPED,
+    )
+
+
+RAILROAD_PRESETS = (2, 3, 4, 6)
+RAILROAD_PLAYERS = range(2, L.MAXP + 1)
+for _n in RAILROAD_PRESETS:
+    _add(railroad(_n))
+FAMILIES = {"railroad": (railroad, RAILROAD_PLAYERS)}  # families playable at any of these counts
+
+
 def exact_deal_cards(v: Variant) -> int:
     """Cards the dealer must grab for the exact-deal bonus: every hand and the upcard (R-66, §1.12)."""
     return v.players * v.hand_size + (1 if v.upcard else 0)
 
 
 def family_players(family: str) -> list[int]:
+    if family in FAMILIES:
+        return list(FAMILIES[family][1])
     return sorted(v.players for v in PRESETS.values() if v.name.rsplit("-", 1)[0] == family)
+
+
+def base_variant(name: str) -> Variant | None:
+    """The preset of that name, or a family's variant for another player count (`railroad-5p`)."""
+    if name in PRESETS:
+        return PRESETS[name]
+    family, _, count = name.rpartition("-")
+    if family in FAMILIES and count.endswith("p") and count[:-1].isdigit():
+        n = int(count[:-1])
+        build, counts = FAMILIES[family]
+        if n in counts:
+            return build(n)
+    return None
 
 
 def get_variant(name: str, players: int | None = None) -> Variant:
@@ -382,6 +509,9 @@ def get_variant(name: str, players: int | None = None) -> Variant:
             raise RulesError(f"{family} does not support {players} players; accepted: "
                              + ", ".join(str(c) for c in counts))
         name = f"{family}-{players}p"
+    base = base_variant(name)
+    if base is not None:
+        return base
     if name not in PRESETS:
         families = sorted({v.name.rsplit("-", 1)[0] for v in PRESETS.values()})
         raise RulesError(f"unknown variant {name!r}; accepted: {', '.join(PRESETS)} "
@@ -419,7 +549,8 @@ RULE_DOCS: dict[str, str] = {
     "canasta_bonus_small_wild": "bonus for a wild canasta with more twos than jokers (Boat R-35)",
     "canasta_bonus_big_wild": "bonus for a wild canasta with more jokers than twos (Boat R-35)",
     "wild_tie_big": "a wild canasta with as many jokers as twos counts as big rather than small (R-35 option)",
-    "red3_points": "points for 0, 1, 2, ... red threes laid out by a side (the last value holds for more; R-19)",
+    "red3_points": "points for 0, 1, 2, ... red threes laid out by a side (the last value holds for more, up to 8; "
+                   "each one past 8 adds the table's last step, R-19, R-115)",
     "red3_negative_if_no_meld": "red threes count against a side that has melded nothing (R-12)",
     "table_negative_without_canasta": "a side without a canasta scores its melded cards and red threes negative "
                                       "(Boat R-34)",
@@ -450,7 +581,8 @@ RULE_DOCS: dict[str, str] = {
     "ask_partner": "'may I go out?': none, partner, or choose_one_partner (binding either way, R-07)",
     "one_card_pile_rule": "a player holding one card may not take a pile of one card (R-20)",
     "end_of_stock": "what happens when the stock runs out (E-CLASSIC: R-05, R-06; E-RESHUFFLE: the pile, shuffled, "
-                    "becomes the stock, and the hand ends when both are empty, R-39)",
+                    "becomes the stock, and the hand ends when both are empty, R-39; E-VOLUNTARY: take the pile "
+                    "by any legal method or end the hand, R-99)",
     "last_red3_may_meld": "a red three drawn as the last stock card still lets the player meld (R-05)",
     "empty_stock_take_ends_hand": "R-06 read literally: a pile taken once the stock is empty ends the hand as soon as "
                                   "it is taken (no more melds, no discard, no going out)",
@@ -459,6 +591,25 @@ RULE_DOCS: dict[str, str] = {
     "target_score": "the game ends when a side reaches this score (a tie for the lead plays on, R-03)",
     "target_strict": "the target must be exceeded rather than reached",
     "dealer_rotation": "direction in which the deal passes",
+    "foot_size": "cards dealt face down to each player as a foot (Pennies) or kitty (Railroad), picked up after the "
+                 "discard on the turn the player first completes a canasta of a kind in foot_canastas (R-95, R-114); "
+                 "0: none",
+    "foot_canastas": "canasta kinds whose first completion by a player (placing its seventh card) brings that "
+                     "player's foot (Pennies: any; Railroad: red, wild, seven, R-114)",
+    "unpicked_foot_red3": "points for each red three in a foot never picked up; its other cards count at their values "
+                          "against the side (Pennies -100, R-96; Railroad 0, R-115)",
+    "meld_cap": "melds close at this many cards, and a new meld of the rank may start only then; 0: no cap (R-92)",
+    "sevens_natural_only": "sevens are melded without wilds, and seven sevens make a canasta kind of their own "
+                           "(R-97, R-118)",
+    "canasta_bonus_wild": "bonus for a canasta of seven wild cards (Pennies, Railroad)",
+    "canasta_bonus_sevens": "bonus for a canasta of seven sevens (Pennies, Railroad)",
+    "wild_canasta_small_big": "a wild canasta is small or big by its twos and jokers, with the bonuses above "
+                              "(Boat R-35); otherwise it is one kind (canasta_bonus_wild)",
+    "sevens_discard_ban": "no seven may be discarded until every side has a sevens canasta, and never as the "
+                          "going-out discard; a hand of sevens only that may discard none ends the hand (R-97)",
+    "going_out_kinds": "canasta kinds a side needs one of each of before one of its players may go out (natural, "
+                       "mixed, wild, sevens: Pennies and Railroad)",
+    "red3_negative_without_sevens": "red threes count against a side without a sevens canasta (Pennies)",
     "max_turns_per_hand": "simulator safeguard: a hand ends after this many turns (reason cap, counted, R-150)",
     "max_hands_per_game": "simulator safeguard: a game stops after this many hands (counted, R-150)",
     "options": "optional rule sets; none is implemented",
@@ -539,6 +690,19 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "target_score": int(R[L.R_TARGET]),
         "target_strict": bool(R[L.R_TARGET_STRICT]),
         "dealer_rotation": "left" if R[L.R_DEALER_DIR] > 0 else "right",
+        "foot_size": int(R[L.R_FOOT]),
+        "foot_canastas": _unmask(int(R[L.R_FOOT_KINDS]), {k: 1 << c for k, c in CANASTA_KINDS.items()},
+                                 tuple(CANASTA_KINDS)),
+        "unpicked_foot_red3": int(R[L.R_FOOT_R3]),
+        "meld_cap": int(R[L.R_MELD_CAP]),
+        "sevens_natural_only": bool(R[L.R_SEVENS]),
+        "canasta_bonus_wild": int(R[L.R_CANBONUS + L.CK_WILD]),
+        "canasta_bonus_sevens": int(R[L.R_CANBONUS + L.CK_SEVENS]),
+        "wild_canasta_small_big": bool(R[L.R_WILD_SPLIT]),
+        "sevens_discard_ban": bool(R[L.R_SEVENS_BAN]),
+        "going_out_kinds": _unmask(int(R[L.R_GO_KINDS]), {k: 1 << c for k, c in CANASTA_KINDS.items()},
+                                   tuple(CANASTA_KINDS)),
+        "red3_negative_without_sevens": bool(R[L.R_RED3_NEG_SEVENS]),
         "max_turns_per_hand": int(R[L.R_MAX_TURNS]),
         "max_hands_per_game": int(R[L.R_MAX_HANDS]),
         "options": {},
@@ -623,7 +787,7 @@ def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
 
 def house_rules(v: Variant) -> list[str]:
     """The rules of `v` that differ from its preset, as `KEY=VALUE` (empty for a preset itself)."""
-    base = PRESETS.get(v.name)
+    base = base_variant(v.name)
     if base is None:
         return []
     return [f"{f.name}={show_value(f.name, getattr(v, f.name))}" for f in dataclasses.fields(Variant)

@@ -57,8 +57,11 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             hs, npile, nstock = a, b, c
             hands = [names[i * hs:(i + 1) * hs] for i in range(v.players)]
             rest = names[v.players * hs:]
+            fs = v.foot_size
+            feet_at = npile + nstock
+            feet = [rest[feet_at + i * fs:feet_at + (i + 1) * fs] for i in range(v.players)] if fs else []
             whole.clear()
-            deal: dict[str, Any] = {"event": "deal", "hand": d, "dealer": p, "hands": hands, "feet": [],
+            deal: dict[str, Any] = {"event": "deal", "hand": d, "dealer": p, "hands": hands, "feet": feet,
                                     "stock": rest[npile:npile + nstock], "pile": rest[:npile]}
             if v.exact_deal_bonus > 0:
                 deal["exact_deal"] = bool(x)  # written wherever the rules have the bonus
@@ -70,6 +73,8 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             yield {"event": "draw", "player": p, "cards": names}
         elif t == L.EV_TAKE:
             yield {"event": "take_pile", "player": p, "method": METHODS[a], "cards": names}
+        elif t == L.EV_FOOT:
+            yield {"event": "foot", "player": p, "cards": names}  # a foot or kitty picked up
         elif t == L.EV_RESHUFFLE:
             yield {"event": "reshuffle", "player": p, "stock": names}  # E-RESHUFFLE: the new stock, top first
         elif t == L.EV_TOP:

@@ -15,6 +15,8 @@ from numba import njit
 from sim.engine.cards import is_black3_nb, is_natural_meld_rank_nb, is_red3_nb, is_wild_rank_nb, rank_of_nb
 from sim.engine.contract import (
     ANSWER_YES,
+    CK_MIXED,
+    CK_WILD,
     DP_ANSWER,
     DP_ASK,
     DP_DISCARD,
@@ -26,6 +28,7 @@ from sim.engine.contract import (
     F_RANK,
     F_TWO,
     F_VAL,
+    FOOT_DUE,
     MIN_MELD,
     MK_RANK,
     MK_WILD,
@@ -50,6 +53,8 @@ from sim.engine.contract import (
     OB_CANASTAS,
     OB_CANK,
     OB_DP,
+    OB_FEET,
+    OB_FOOT_DUE,
     OB_FROZEN,
     OB_HAND,
     OB_HANDS,
@@ -70,6 +75,7 @@ from sim.engine.contract import (
     OB_REQ,
     OB_SCORE,
     OB_SCRATCH,
+    OB_SEAT,
     OB_SIDE,
     OB_SMELDED,
     OB_TOOK,
@@ -80,18 +86,34 @@ from sim.engine.contract import (
     R_CARDVAL,
     R_CONC_WAIVE,
     R_GO_CANASTAS,
+    R_GO_KINDS,
     R_RED3TAB,
     R_SEAT_SIDE,
+    R_SEVENS,
+    R_WILD_SPLIT,
     RED3_D,
     RED3_H,
     RK_2,
     RK_3,
+    RK_7,
     RK_JK,
     TAKE_M2,
     TAKE_M3,
 )
-from sim.engine.goout import W_BAN, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
-from sim.engine.meldtable import wild_room_nb
+from sim.engine.goout import (
+    W_BAN,
+    W_FORBID,
+    W_HAVE,
+    W_LEN,
+    W_MEX,
+    W_MN,
+    W_MW,
+    W_TH,
+    can_go_out_w_nb,
+    close_at_cap_nb,
+    kinds_to_go_out_nb,
+)
+from sim.engine.meldtable import completed_kind_nb, foot_kinds_nb, wild_room_nb
 from sim.engine.opening import max_meld_value_nb
 
 # knob slots
@@ -107,13 +129,17 @@ K_CANASTAS = 8  # go out only with at least this many canastas (0: the rules' mi
 K_NATURAL = 9  # -1 off; N: keep a wild-free meld of at least N naturals natural (no wild added)
 K_TOP = 10  # the top discard alone where the rules offer it (House-001, R-54): TOP_NEVER, TOP_USEFUL, TOP_ALWAYS
 K_WILD_MELD = 11  # -1 never; N: start a wild meld (Boat, R-35) when holding at least N wild cards
-N_KNOBS = 12
+K_FOOT = 12  # points added to the meld action that completes the canasta bringing the own foot (0: no race)
+K_SEVENS = 13  # SEVENS_FREE: sevens are ordinary cards; SEVENS_BUILD: keep and lay them for a sevens canasta
+N_KNOBS = 14
 
 FREEZE_NEVER, FREEZE_ALWAYS = -1.0, -2.0
 MELD_ALL, MELD_THREE, MELD_PAIRS = 0.0, 1.0, 2.0
 NATURAL_OFF = -1.0
 TOP_NEVER, TOP_USEFUL, TOP_ALWAYS = -1.0, 0.0, 1.0
 WILD_MELD_NEVER = -1.0
+SEVENS_FREE, SEVENS_BUILD = 0.0, 1.0
+SAVE_WILD = 200.0  # a wild kept out of rank melds for the side's wild canasta (Pennies, Railroad)
 THREAT_CARDS = 3  # an opponent with the canastas to go out and this few cards threatens to go out
 # a hand this long is one no stock end will finish (Boat turns the pile into the stock again): go out when
 # able, take any pile and lay everything, whatever the knobs say (a Classic hand is over long before)
@@ -121,7 +147,7 @@ LONG_HAND = 200
 
 TIER = 1000.0  # discard scores: one tier per kind of card, ranked within the tier
 PLAN = 1e6  # added to an action that keeps a wanted going out (or a started opening) possible
-WORK = W_BAN + 1  # slots of one going-out work area (sim.engine.goout)
+WORK = W_LEN  # slots of one going-out work area (sim.engine.goout)
 KEEP_CARDS = 2  # an opening that does not go out leaves at least this many cards (one to discard, §1.7)
 
 
@@ -192,6 +218,96 @@ def canastas_wanted_nb(R, obs, prm):
 
 
 @njit(cache=True)
+def kinds_ok_nb(R, obs):
+    """The side has a canasta of every kind going out needs (Pennies, Railroad: goout.kinds_to_go_out_nb)."""
+    req = kinds_to_go_out_nb(R)
+    s = obs[OB_SIDE]
+    for c in range(NCK):
+        if (req >> c) & 1 and obs[OB_CANK + s * NCK + c] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def brings_foot_nb(R, obs, o):
+    """Meld action o completes a canasta that brings the player's own face-down foot (Pennies R-95,
+    Railroad R-114)."""
+    if o[0] != O_ADD or obs[OB_FOOT_DUE] != 0 or obs[OB_FEET + obs[OB_SEAT]] == 0:
+        return False
+    mb = _meld_base_nb(obs, obs[OB_SIDE], o[1])
+    size = obs[mb + F_NAT] + obs[mb + F_TWO] + obs[mb + F_JOK]
+    if size + 1 != R[R_CANASTA]:
+        return False
+    r = obs[mb + F_RANK]
+    wild = 1 if o[2] >= 0 else 0
+    if obs[mb + F_KIND] == MK_WILD:
+        kind = completed_kind_nb(R, RK_JK, 0, size + 1, obs[mb + F_JOK] + (1 if o[2] == RK_JK else 0))
+    else:
+        kind = completed_kind_nb(R, r, obs[mb + F_NAT] + 1 - wild, obs[mb + F_TWO] + obs[mb + F_JOK] + wild, 0)
+    return (foot_kinds_nb(R) >> kind) & 1 != 0
+
+
+@njit(cache=True, inline="always")
+def lacks_kind_nb(R, obs, kind):
+    """Going out needs a canasta of `kind` (Pennies, Railroad) and the own side has none yet."""
+    return (kinds_to_go_out_nb(R) >> kind) & 1 != 0 and obs[OB_CANK + obs[OB_SIDE] * NCK + kind] == 0
+
+
+@njit(cache=True)
+def wild_completion_nb(R, obs, o):
+    """Where melds close at seven (Pennies, Railroad): the kind of canasta that wild action o (a wild
+    added to a rank meld) leads to this turn, the meld completed with the naturals and wilds still
+    held; -1 when the hand cannot complete it now."""
+    if o[0] != O_ADD or o[2] < 0:
+        return -1
+    mb = _meld_base_nb(obs, obs[OB_SIDE], o[1])
+    if obs[mb + F_KIND] != MK_RANK:
+        return -1
+    r = obs[mb + F_RANK]
+    nat = obs[mb + F_NAT]
+    wl = obs[mb + F_TWO] + obs[mb + F_JOK] + 1
+    short = R[R_CANASTA] - nat - wl
+    if short < 0:
+        return -1
+    room = wild_room_nb(R, r, nat, wl)
+    more = obs[OB_HR + RK_JK] + obs[OB_HR + RK_2] - 1
+    if more > room:
+        more = room
+    if more < 0:
+        more = 0
+    if obs[OB_HR + r] + more < short:
+        return -1
+    return completed_kind_nb(R, r, R[R_CANASTA] - wl, wl, 0)
+
+
+@njit(cache=True)
+def kinds_score_nb(R, obs, o, prm):
+    """Where going out needs one canasta of each of several kinds (Pennies, Railroad) and players have a
+    face-down foot or kitty: once the side has its mixed canasta, the wild canasta is built from wilds
+    kept out of rank melds (`wild_meld`, P-D3), and the race for the foot (`foot`, P-D1, RR-D1) spends
+    wilds on a canasta that brings the foot this turn and none on one that would not (Railroad: a black
+    canasta leaves the kitty down)."""
+    if o[0] != O_ADD and o[0] != O_NEW:
+        return 0.0
+    wild = o[3] >= 0 if o[0] == O_NEW else o[2] >= 0
+    if not wild:
+        return 0.0
+    if o[0] == O_ADD and obs[_meld_base_nb(obs, obs[OB_SIDE], o[1]) + F_KIND] == MK_WILD:
+        return 0.0
+    v = 0.0
+    kind = wild_completion_nb(R, obs, o)
+    if prm[K_WILD_MELD] != WILD_MELD_NEVER and lacks_kind_nb(R, obs, CK_WILD) \
+            and not lacks_kind_nb(R, obs, CK_MIXED):
+        v -= SAVE_WILD  # the side has its mixed canasta: the wild waits for the side's wild meld
+    if obs[OB_FOOT_DUE] == 0 and obs[OB_FEET + obs[OB_SEAT]] > 0 and kind >= 0:
+        if (foot_kinds_nb(R) >> kind) & 1:
+            v += prm[K_FOOT] / 2.0  # completes this turn the canasta that brings the foot
+        else:
+            v -= prm[K_FOOT]  # would complete a canasta that leaves the foot face down
+    return v
+
+
+@njit(cache=True)
 def opening_needed_nb(R, obs):
     """Initial-meld value a going out must still lay (as the engine's opening_still_needed_nb)."""
     if obs[OB_MELDED] != 0:
@@ -203,12 +319,24 @@ def opening_needed_nb(R, obs):
 
 
 @njit(cache=True)
-def load_goout_nb(obs, w):
-    """The engine's going-out work area from the observation: own hand and own open rank melds, and
-    the card taken from the top this turn that may not be the discard (R-54)."""
+def load_goout_nb(R, obs, w):
+    """The engine's going-out work area from the observation: own hand and own open rank melds, the
+    card taken from the top this turn that may not be the discard (R-54), the side's canasta kinds and
+    what the player's foot forbids (goout.foot_forbid_nb)."""
     s = obs[OB_SIDE]
     k = obs[OB_TOP_TAKEN]
     w[W_BAN] = rank_of_nb(k) if k >= 0 and obs[OB_HAND + k] > 0 else -1
+    have = 0
+    for c in range(NCK):
+        if obs[OB_CANK + s * NCK + c] > 0:
+            have |= 1 << c
+    w[W_HAVE] = have
+    if obs[OB_FOOT_DUE] != 0:
+        w[W_FORBID] = -1
+    elif obs[OB_FEET + obs[OB_SEAT]] > 0:
+        w[W_FORBID] = foot_kinds_nb(R)
+    else:
+        w[W_FORBID] = 0
     for r in range(NR):
         w[W_TH + r] = obs[OB_HR + r]
         m = obs[OB_MOR + s * NR + r]
@@ -301,6 +429,9 @@ def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
             w2[W_MN + r] += 1
             if r == w2[W_BAN]:
                 w2[W_BAN] = -1
+        elif r == RK_JK and o[2] == RK_JK:  # the wild meld: jokers at W_MN, twos at W_MW (goout.load_goout_nb)
+            w2[W_TH + RK_JK] -= 1
+            w2[W_MN + r] += 1
         else:
             w2[W_TH + o[2]] -= 1
             w2[W_MW + r] += 1
@@ -317,11 +448,16 @@ def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
     else:  # O_BLACK3
         w2[W_TH + RK_3] -= o[1]
         used = o[1]
+    if t == O_NEW or t == O_ADD:
+        close_at_cap_nb(R, w2, r)  # Pennies, Railroad: a meld closed at seven (R-92)
+    elif t == O_WILD:
+        close_at_cap_nb(R, w2, RK_JK)
     left = needed - action_value_nb(R, obs, o)
     if left < 0:
         left = 0
     if h - used == 0:
-        return ncan >= need and left == 0
+        req = kinds_to_go_out_nb(R)
+        return ncan >= need and left == 0 and w2[W_FORBID] >= 0 and (w2[W_HAVE] & req) == req
     return can_go_out_w_nb(R, w2, ncan, need, left)
 
 
@@ -364,7 +500,7 @@ def opening_reach_nb(R, obs, o, h, scratch, free):
             mb = _meld_base_nb(obs, s, m)
             wilds += obs[mb + F_TWO] + obs[mb + F_JOK]
             nats += obs[mb + F_NAT]
-        room = wild_room_nb(R, nats + h[r], wilds)  # the rank's naturals still in hand join this meld
+        room = wild_room_nb(R, r, nats + h[r], wilds)  # the rank's naturals still in hand join this meld
         slots += room if room > 0 else 0
     if free < MIN_MELD:
         return _best_singles_nb(R, obs, h, newr, slots, free)
@@ -480,11 +616,21 @@ def _wild_add_score_nb(R, obs, mb, size, wr, mode):
         return -20.0
     jok = obs[mb + F_JOK]
     two = obs[mb + F_TWO]
-    if wr == RK_2 and jok == two + 1 and size + 1 >= R[R_CANASTA]:
+    if R[R_WILD_SPLIT] != 0 and wr == RK_2 and jok == two + 1 and size + 1 >= R[R_CANASTA]:
         return -50.0
     if size == R[R_CANASTA] - 1:
         return 400.0
     return 60.0 + (5.0 if wr == RK_JK else 0.0)
+
+
+@njit(cache=True, inline="always")
+def sevens_action_nb(obs, o):
+    """Meld action o lays sevens."""
+    if o[0] == O_NEW:
+        return o[1] == RK_7
+    if o[0] == O_ADD and o[2] < 0:
+        return obs[_meld_base_nb(obs, obs[OB_SIDE], o[1]) + F_RANK] == RK_7
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -515,8 +661,18 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
         return 1.0 + v
     after = obs[OB_HN] - (3 if t == O_NEW or t == O_WILD else (a if t == O_BLACK3 else 1))
     out = 0.0
+    foot = brings_foot_nb(R, obs, o)
+    if foot:
+        out += prm[K_FOOT]  # racing for the foot (P-D1, RR-D1)
     if after <= 1:
-        out = 100.0 if go_ok else -500.0
+        if obs[OB_FOOT_DUE] == FOOT_DUE or foot:
+            out += 50.0  # the foot refills the hand (the engine offers this only where it is legal)
+        else:
+            out += 100.0 if go_ok else -500.0
+    if prm[K_SEVENS] == SEVENS_BUILD and R[R_SEVENS] != 0 and sevens_action_nb(obs, o):
+        out += 25.0  # a seven on the table goes towards the side's sevens canasta
+    if R[R_GO_KINDS] != 0:
+        out += kinds_score_nb(R, obs, o, prm)
     if t == O_BLACK3:
         return 200.0 + out
     style = MELD_ALL if long_hand_nb(obs) else prm[K_MELD]
@@ -564,6 +720,8 @@ def _discard_score_nb(R, obs, k, prm, freeze_now):
         if h >= 0 and pn >= h:
             return 2 * TIER
         return 0.0
+    if r == RK_7 and R[R_SEVENS] != 0 and prm[K_SEVENS] == SEVENS_BUILD:
+        return 0.0  # kept for the sevens canasta (Railroad; Pennies forbids the discard anyway)
     s = obs[OB_SIDE]
     v = -1.0 * R[R_CARDVAL + r]
     if obs[OB_FROZEN] == 0:
@@ -620,10 +778,10 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
     if dp == DP_MELD or dp == DP_ASK:
         wanted = may_go_out_nb(R, obs, prm)
         need = canastas_wanted_nb(R, obs, prm)
-        go_ok = wanted and obs[OB_CANASTAS + s] >= need
+        go_ok = wanted and obs[OB_CANASTAS + s] >= need and kinds_ok_nb(R, obs)
         if wanted and obs[OB_PRE] == 0 and lone_cards_nb(obs) <= 1:
             # the hand can go out this turn and the player wants to: plan it (go_out=asap never misses one)
-            load_goout_nb(obs, w)
+            load_goout_nb(R, obs, w)
             needed = opening_needed_nb(R, obs)
             plan_out = can_go_out_w_nb(R, w, obs[OB_CANASTAS + s], need, needed)
         opening = dp == DP_MELD and obs[OB_MELDED] == 0 and not plan_out

@@ -55,10 +55,20 @@ HEURISTIC_KNOBS = tuple(replace(k, whole=True) for k in (
          "on top is always taken",
          (("never", H.TOP_NEVER), ("useful", H.TOP_USEFUL), ("always", H.TOP_ALWAYS))),
     Knob("wild_meld", H.K_WILD_MELD, 3, 12, 4,
-         "where the rules have wild melds (Boat): never (but to go out), or N: start the side's wild meld "
-         "once holding at least N wild cards (jokers first), then feed it, completing its canasta first and "
-         "never adding a two that would tie a big wild canasta",
+         "where the rules have wild melds (Boat, Pennies, Railroad): never (but to go out), or N: start the "
+         "side's wild meld once holding at least N wild cards (jokers first), then feed it, completing its "
+         "canasta first and never adding a two that would tie a big wild canasta; where going out needs a wild "
+         "canasta, wilds stay out of rank melds once the side has its mixed canasta",
          (("never", H.WILD_MELD_NEVER),)),
+    Knob("foot", H.K_FOOT, 0, 1000, 300,
+         "where players have a foot or kitty (Pennies, Railroad), racing to pick it up: points added to the meld "
+         "that completes the canasta bringing the player's own foot, half of them to a wild spent to complete one "
+         "this turn, and as many taken off a wild that would complete a canasta that does not bring it "
+         "(Railroad's black canasta); 0: no race"),
+    Knob("sevens", H.K_SEVENS, 0, 1, H.SEVENS_BUILD,
+         "where sevens make a canasta of their own (Pennies, Railroad): build (keep sevens, never discard one, "
+         "lay them towards the sevens canasta) or free (ordinary cards)",
+         (("free", H.SEVENS_FREE), ("build", H.SEVENS_BUILD))),
 ))
 
 RANDOM = register(StrategySpec(

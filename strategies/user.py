@@ -28,7 +28,7 @@ from . import REGISTRY, Knob, StrategyError, StrategySpec, register
 
 __all__ = ["DEFER", "USER_SLOT0", "user_strategy"]
 
-USER_SLOT0 = 12  # a user strategy's own knobs are knobs[12], knobs[13], ... in the order declared
+USER_SLOT0 = 20  # a user strategy's own knobs are knobs[20], knobs[21], ... in the order declared
 
 
 def user_strategy(name: str, base: str = "baseline", description: str = "",

@@ -18,6 +18,27 @@ meld per side, wilds only (R-35); black threes are melded only in the four-black
 who may not close keeps a last single card without discarding (R-38); an empty stock is rebuilt from the whole
 pile (`reshuffle`, E-RESHUFFLE, R-39), and the hand ends by the stock only when stock and pile are both empty
 (R-149); the table scores negative without a canasta (R-34).
+
+Pennies from Heaven (pennies-6p: §3.8, R-90..R-101, R-151..R-159, §5.5) and Railroad (railroad-2p/3p/4p/6p: §3.9,
+R-110..R-122, R-152..R-155, §5.6), as checked here: 216 cards (Pennies) or 108 a player (Railroad, R-111), 13 cards
+in the hand and an 11-card foot (kitty) face down for each player, dealt in the `deal` event's `feet`; stock 71 or
+84·N - 1 after the upcard. Every meld is closed at 7 cards (R-92): cards are added only to an incomplete meld, a new
+meld of a rank (or a new wild meld, 3..7 wilds, R-91) only when every earlier one is complete, and a pile take that
+overflows the open meld completes it to 7 and starts the next meld at once with the rest and more naturals from the
+hand; sevens take no wild (R-97, R-118). Pile takes: Pennies M1 always, M3 onto an incomplete meld when unfrozen and
+melded, never M2 (R-93); Railroad M1/M2/M3, only M1 when frozen or before the first meld (R-117); wild, black-three
+(Pennies: any three) tops untakeable. The foot is picked up (`foot`, its red threes exposed and replaced from the
+stock) after the discard of the turn in which its player first placed the 7th card of a canasta (Pennies any kind;
+Railroad natural, wild or sevens, R-114), or in Pennies at once when the hand empties by melding while it is due
+(R-95, R-159); never on a turn that ends the hand without a discard (R-153); a player whose foot is due is not out.
+Going out needs a natural, a mixed, a wild and a sevens canasta; Railroad goes out by a final discard and never
+melds the last card (R-152); Pennies never discards a seven unless both teams have a sevens canasta, and never as
+the going-out discard (R-97), and a hand of nothing but undiscardable sevens ends the hand (reason `sevens`). Black
+threes are melded only to go out, 3..7 in Pennies (R-151), any number in Railroad (R-121). The stock ends by
+E-VOLUNTARY (R-99, R-120: no forced take). Scores: canastas natural 500, mixed 300, wild 1000, sevens 1500; red
+threes 100 each, in Pennies all eight 1000 and negative without a sevens canasta, in Railroad never negative and no
+all-bonus (R-115); un-picked feet in `other` at card values, a red three in one -100 in Pennies and 0 in Railroad
+(R-96, R-115, R-154); no concealed bonus (R-98); the game to 20,000 (R-119).
 """
 
 from __future__ import annotations
@@ -46,11 +67,13 @@ BLACK3 = ("3S", "3C")
 EVENTS = {"game", "deal", "red_three", "draw", "take_pile", "take_top", "meld", "ask", "discard", "go_out",
           "hand_end", "game_end"}  # R-160: the events of these variants (DESIGN.md; `take_top` House-001 only)
 RESHUFFLE_EVENTS = EVENTS | {"reshuffle"}  # Boat (E-RESHUFFLE, R-39)
+FOOT_EVENTS = EVENTS | {"foot"}  # Pennies and Railroad: a foot (kitty) picked up (R-95, R-114)
 
 # pile-taking methods (§0): M1 pair, M2 natural + wild, M3 lay-off
 ANY_METHOD = frozenset({"pair", "natural_wild", "layoff"})
 PAIR = frozenset({"pair"})
 PAIR_OR_WILD = frozenset({"pair", "natural_wild"})
+PAIR_OR_LAYOFF = frozenset({"pair", "layoff"})  # Pennies: never M2 (R-93)
 
 TWO_TEAMS = ((0, 2), (1, 3))  # partners opposite
 
@@ -59,6 +82,8 @@ TWO_TEAMS = ((0, 2), (1, 3))  # partners opposite
 # the same table, the negative bracket included); Boat §3.5 setup 4, B-1, R-149 (150 from 7505 up).
 CLASSIC_MELD_TABLE: tuple[tuple[int | None, int], ...] = ((0, 15), (1500, 50), (3000, 90), (None, 120))
 BOAT_MELD_TABLE: tuple[tuple[int | None, int], ...] = ((0, 15), (2505, 50), (5005, 90), (7505, 120), (None, 150))
+# Pennies §3.8 setup 3, R-101, P-2; Railroad takes it too, on the player's own score (R-116)
+PENNIES_MELD_TABLE: tuple[tuple[int | None, int], ...] = ((0, 15), (5000, 50), (10000, 90), (15000, 120), (None, 150))
 
 
 @dataclass(frozen=True)
@@ -67,7 +92,7 @@ class Spec:
     hand_size: int
     stock_after_deal: int  # before the upcard(s) beyond the first and before red-three replacements
     draw: int
-    black3_max: int
+    black3_max: int | None  # None: any number (Railroad, R-121)
     sides: tuple[tuple[int, ...], ...]
     canastas_to_go_out: int = 1
     six_pack_red3: bool = False  # classic-6p red-three scale (R-19)
@@ -106,6 +131,24 @@ class Spec:
     one_card_pile_rule: bool = True  # R-20 (none in Boat, R-45)
     keep_last_card: bool = False  # one card left and no close allowed: kept, no discard (Boat, R-38)
     reshuffle: bool = False  # E-RESHUFFLE (Boat, R-39, R-149) in place of E-CLASSIC
+    # Pennies and Railroad (§3.8, §3.9; the defaults are the rules above)
+    plain_methods: frozenset[str] = ANY_METHOD  # §2 row 12: unfrozen pile, side melded (Pennies M1, M3: R-93)
+    red3_all: tuple[int, int] | None = (4, 800)  # (count, points) of the all-red-threes bonus (Pennies 8 = 1000;
+    # Railroad none, R-115)
+    red3_negative: str = "meld"  # red threes negative without: "meld" (a meld), "sevens" (a sevens canasta,
+    # Pennies), "never" (Railroad, R-115); Boat: negative_without_canasta
+    foot_size: int = 0  # an 11-card foot (Pennies) or kitty (Railroad) face down for each player (§2 row 6)
+    foot_red3: int = 0  # what a red three in an un-picked foot costs (Pennies 100, R-96; Railroad 0, R-115)
+    foot_any_canasta: bool = True  # the foot comes with any canasta (Pennies); Railroad: not a mixed one (R-114)
+    midturn_foot: bool = False  # a hand emptied by melding while the foot is due picks it up at once (Pennies, R-95)
+    cap: int | None = None  # melds are closed at 7 cards; several melds of a rank, one incomplete (R-92, R-118)
+    wild_canasta: int = 0  # a 7-card wild meld (Pennies, Railroad: 1000)
+    sevens_canasta: int = 0  # a 7-card meld of sevens, never with a wild (1500, R-97, R-118)
+    four_kinds_to_go_out: bool = False  # a natural, a mixed, a wild and a sevens canasta to go out (§2 row 30)
+    sevens_discard: bool = True  # Pennies: a seven is discarded only when both teams have a sevens canasta, and
+    # never to go out (R-97)
+    sevens_end: bool = False  # Pennies: a hand of undiscardable sevens ends the hand, reason `sevens` (§3.8 step 8)
+    voluntary_end: bool = False  # E-VOLUNTARY (Pennies R-99, Railroad R-120): no take at the empty stock is forced
 
 
 SOLO2, SOLO3 = ((0,), (1,)), ((0,), (1,), (2,))
@@ -146,6 +189,23 @@ VARIANTS = list(SPECS)
 HOUSE = [v for v in VARIANTS if v.startswith("house-")]
 BOATS = [v for v in VARIANTS if v.startswith("boat-")]
 
+# §3.8, §3.9, §2 columns PfH and RR: draw 2, 13 cards and an 11-card foot, melds closed at 7, wild canastas 1000,
+# sevens 1500, the four kinds to go out, no concealed bonus (R-98), E-VOLUNTARY (R-99, R-120), the Pennies meld
+# table (R-101, R-116), the game to 20,000 (R-119)
+FEET = dict(hand_size=13, draw=2, foot_size=11, cap=7, wild_melds=True, wild_canasta=1000, sevens_canasta=1500,
+            four_kinds_to_go_out=True, concealed_bonus=False, voluntary_end=True, meld_table=PENNIES_MELD_TABLE,
+            target=20000)
+SPECS["pennies-6p"] = Spec(decks=4, stock_after_deal=71, black3_max=7, sides=((0, 2, 4), (1, 3, 5)),
+                           plain_methods=PAIR_OR_LAYOFF, red3_all=(8, 1000), red3_negative="sevens", foot_red3=100,
+                           midturn_foot=True, sevens_discard=False, sevens_end=True, **FEET)
+for _n in (2, 3, 4, 6):  # R-110, R-111: individual, 2 decks a player; stock 84·N - 1 (RR-4)
+    SPECS[f"railroad-{_n}p"] = Spec(decks=2 * _n, stock_after_deal=84 * _n - 1, black3_max=None,
+                                    sides=tuple((p,) for p in range(_n)), red3_all=None, red3_negative="never",
+                                    foot_any_canasta=False, final_discard=True, **FEET)
+VARIANTS = list(SPECS)
+FEET_VARIANTS = [v for v in VARIANTS if SPECS[v].foot_size]
+RAILROADS = [v for v in VARIANTS if v.startswith("railroad-")]
+
 # About three games per variant: random against random, and baseline against random in both seatings
 # (odd game indices rotate the strategies by one seat: duplicate deals).
 CASES = [(("random",), 1, 0), (("baseline", "random"), 1, 1), (("baseline", "random"), 7, 2)]
@@ -158,6 +218,15 @@ VARIANT_CASES: dict[str, list[tuple[tuple[str, ...], int, int]]] = {
     "boat-2p": [*CASES, (("random",), 1, 12), (("random",), 1, 53)],  # game 53: a hand ended by the turn cap
     "boat-3p": [*CASES, (("random",), 1, 5)],
     "boat-4p": [*CASES, (("pile-hoarder",), 1, 12)],
+    # Pennies and Railroad: games (several strategies and seeds) that hold between them going out by a discard and
+    # (Pennies) by melding, feet picked up after the discard and (Pennies) mid-turn, red threes in feet (some at
+    # the empty stock), takes overflowing the open meld, M2 takes (Railroad), black-three going-out melds, asks
+    # (Pennies) and the all-sevens end (Pennies: random, seed 2, game 24)
+    "pennies-6p": [(("baseline",), 2, 2), (("expert",), 3, 2), (("cautious",), 3, 0), (("random",), 2, 24)],
+    "railroad-2p": [(("baseline", "random"), 3, 2)],
+    "railroad-3p": [(("cautious", "random"), 2, 2)],
+    "railroad-4p": [(("aggressive",), 2, 0)],
+    "railroad-6p": [(("baseline", "random"), 2, 1), (("random",), 2, 1)],
 }
 
 
@@ -186,7 +255,9 @@ def full_pack(decks: int) -> Counter[str]:
 def red3_points(spec: Spec, k: int) -> int:
     if spec.six_pack_red3:
         return {5: 1000, 6: 1200}.get(k, 100 * k)
-    return 800 if k == 4 else 100 * k
+    if spec.red3_all is not None and k == spec.red3_all[0]:
+        return spec.red3_all[1]  # all four 800; Pennies all eight 1000 (R-96); Railroad no all-bonus (R-115)
+    return 100 * k
 
 
 def requirement(score: int, table: tuple[tuple[int | None, int], ...] = CLASSIC_MELD_TABLE) -> int:
@@ -199,9 +270,29 @@ def canasta_bonus(spec: Spec, kind: str, cards: list[str]) -> int:
     if len(cards) < 7 or kind not in ("rank", "wild"):
         return 0
     if kind == "wild":
+        if spec.wild_canasta:  # Pennies, Railroad: any seven wild cards (§3.8, §3.9 scoring)
+            return spec.wild_canasta
         jokers = cards.count("JK")
         return spec.big_wild_canasta if jokers > len(cards) - jokers else spec.small_wild_canasta
+    if spec.sevens_canasta and _nat_rank(cards) == "7":
+        return spec.sevens_canasta  # a sevens canasta, never mixed (R-97, R-118): 1500 in place of 500
     return spec.mixed_canasta if any(is_wild(c) for c in cards) else spec.natural_canasta
+
+
+def canasta_kind(kind: str, cards: list[str]) -> str | None:
+    """The kind of a completed canasta in Pennies and Railroad (§2 rows 29, 30): natural (Railroad "red"), mixed
+    ("black"), wild or sevens; None for a meld that is no canasta (a black-three meld never is one, R-151)."""
+    if kind == "wild" and len(cards) >= 7:
+        return "wild"
+    if kind != "rank" or len(cards) < 7:
+        return None
+    if _nat_rank(cards) == "7":
+        return "sevens"
+    return "mixed" if any(is_wild(c) for c in cards) else "natural"
+
+
+def _nat_rank(cards: list[str]) -> str:
+    return next((c[0] for c in cards if not is_wild(c)), "?")
 
 
 def table_value(spec: Spec, card: str) -> int:
@@ -212,6 +303,12 @@ def table_value(spec: Spec, card: str) -> int:
 def hand_value(spec: Spec, card: str) -> int:
     """A card's value left in a hand (Boat: a black three costs 100, B-8)."""
     return spec.black3_in_hand if card in BLACK3 else value(card, spec.eight)
+
+
+def foot_cost(spec: Spec, cards: list[str]) -> int:
+    """What a foot (kitty) still face down at the hand end costs, in `other` (R-154): its cards at their values, a
+    red three 100 in Pennies (R-96) and 0 in Railroad (R-115)."""
+    return sum(spec.foot_red3 if is_red3(c) else hand_value(spec, c) for c in cards)
 
 
 def is_canasta(kind: str, cards: list[str]) -> bool:
@@ -229,7 +326,10 @@ def side_score(spec: Spec, melds: list[tuple[str, list[str]]], red3: int, in_han
     if spec.negative_without_canasta:  # Boat: the table (melds and red threes) counts negative (R-34)
         if not any(is_canasta(kind, cards) for kind, cards in melds):
             melded, red_threes = -melded, -red_threes
-    elif not melds:
+    elif spec.red3_negative == "sevens":  # Pennies: negative without a completed sevens canasta (§3.8 scoring 3)
+        if not any(canasta_kind(kind, cards) == "sevens" for kind, cards in melds):
+            red_threes = -red_threes
+    elif spec.red3_negative == "meld" and not melds:  # Railroad: never negative (R-115)
         red_threes = -red_threes
     hand = -sum(hand_value(spec, c) for c in in_hand)
     return {"melded": melded, "canastas": canastas, "red_threes": red_threes, "going_out": going_out,
@@ -238,7 +338,7 @@ def side_score(spec: Spec, melds: list[tuple[str, list[str]]], red3: int, in_han
 
 def methods(spec: Spec, frozen: bool, melded: bool) -> frozenset[str]:
     """The pile-taking methods allowed (§2 rows 12-14); frozen and not yet melded is the intersection (R-157)."""
-    allowed = ANY_METHOD
+    allowed = spec.plain_methods
     if frozen:
         allowed &= spec.frozen_methods
     if not melded:
@@ -278,6 +378,10 @@ class Turn:
     opening: bool = False  # one of the player's first `opening_rounds` turns of the hand (Boat, R-32)
     discarded: bool = False
     stock_end: bool = False  # a red-three replacement found stock and pile empty: the hand ends (Boat, R-149)
+    completed: bool = False  # the player placed the 7th card of a canasta that brings the foot (R-95, R-114)
+    foot: str | None = None  # the player's foot picked up this turn: "after" the discard, or "mid"-turn (R-95)
+    sevens_end: bool = False  # the hand ends on this turn by a hand of undiscardable sevens (Pennies, §3.8 step 8)
+    pre_meld_hand: Counter[str] | None = None  # the hand before the first meld after the draw step
 
 
 @dataclass
@@ -289,6 +393,7 @@ class Pickup:
     needed: int  # value the turn's melds must reach before the rest is picked up (0: at once)
     value: int = 0
     top_melded: bool = False
+    hold: bool = False  # a take that overflows the open meld: the next meld (from the hand) comes before the pick-up
 
 
 @dataclass
@@ -323,7 +428,9 @@ class Replay:
         self.boat: Counter[str] = Counter()  # Boat circumstances met (the test that the games exercise the rules)
         self.at: dict[str, list[int]] = defaultdict(list)  # event indices of some of them (the tampering tests)
         self.reshuffled: list[tuple[list[str], list[str]]] = []  # (pile bottom first, new stock top first)
-        self.allowed_events = RESHUFFLE_EVENTS if self.spec.reshuffle else EVENTS
+        self.allowed_events = RESHUFFLE_EVENTS if self.spec.reshuffle else FOOT_EVENTS if self.spec.foot_size \
+            else EVENTS
+        self.seen: Counter[str] = Counter()  # Pennies and Railroad circumstances met (the games exercise the rules)
         if [list(s) for s in self.spec.sides] != self.sides:
             self.flag("sides", f"sides {self.sides}, §2 row 3 gives {[list(s) for s in self.spec.sides]}")
         self.run()
@@ -362,6 +469,8 @@ class Replay:
                 c += Counter(m.cards)
         for r3 in self.red3:
             c += Counter(r3)
+        for f in self.feet:
+            c += f
         return c
 
     def hand_cards(self, p: int) -> list[str]:
@@ -406,10 +515,31 @@ class Replay:
         the final discard, never by melding the last card."""
         p = e["player"]
         nxt = self.evs[self.i + 1] if self.i + 1 < len(self.evs) else {}
-        if nxt.get("event") != "go_out" or nxt.get("player") != p:
+        if self.foot_due(p) and (e["event"] == "discard" or self.spec.midturn_foot):
+            # Pennies, Railroad: the hand may empty when the foot, due, is picked up right after (R-95, R-114);
+            # by melding only in Pennies (R-95, R-159), after the discard in both
+            if nxt.get("event") != "foot" or nxt.get("player") != p:
+                self.flag("foot", f"player {p}'s hand is empty while its foot is due, and the next event {nxt} is "
+                                  f"not its pick-up (R-95, R-114)")
+        elif nxt.get("event") != "go_out" or nxt.get("player") != p:
             self.flag("empty_hand", f"player {p}'s hand is empty and the next event {nxt} is not its go_out")
         if e["event"] == "meld" and self.spec.final_discard:
-            self.flag("r58_final_discard", f"player {p} melds the last card (R-58: going out needs a discard)")
+            self.flag("r58_final_discard", f"player {p} melds the last card (R-58, Railroad §3.9 turn step 4, R-152: "
+                                           f"going out needs a discard)")
+
+    def foot_due(self, p: int) -> bool:
+        """Player p's foot is due: still face down, and p placed the 7th card of a canasta this turn that brings it
+        (Pennies any kind, R-95; Railroad natural, wild or sevens, R-114)."""
+        t = self.turn
+        return bool(self.spec.foot_size) and not self.foot_taken[p] and t is not None and t.player == p \
+            and t.completed
+
+    def sevens_canasta(self, s: int) -> bool:
+        return any(canasta_kind(m.kind, m.cards) == "sevens" for m in self.melds[s])
+
+    def sevens_discardable(self) -> bool:
+        """Pennies R-97: a seven may be discarded once both teams have completed a sevens canasta."""
+        return self.spec.sevens_discard or all(self.sevens_canasta(s) for s in range(len(self.sides)))
 
     def on_deal(self, e: dict[str, Any]) -> None:
         spec = self.spec
@@ -431,8 +561,17 @@ class Replay:
         self.laid_before = [False] * self.players
         self.pickup: Pickup | None = None
         self.out: tuple[int, bool] | None = None
-        if e["feet"]:
+        # Pennies, Railroad: an 11-card foot (kitty) face down for each player, in seat order (§3.8, §3.9 setup)
+        self.feet_dealt: list[list[str]] = [list(f) for f in e["feet"]] if spec.foot_size else []
+        self.feet = [Counter(f) for f in self.feet_dealt]  # the feet still face down
+        self.foot_taken = [False] * self.players
+        if not spec.foot_size and e["feet"]:
             self.flag("deal", "these variants have no feet")
+        elif spec.foot_size and (len(e["feet"]) != self.players or any(len(f) != spec.foot_size for f in e["feet"])):
+            self.flag("deal", f"feet of {[len(f) for f in e['feet']]} cards, expected {self.players} of "
+                              f"{spec.foot_size}")
+            self.feet += [Counter() for _ in range(self.players - len(self.feet))]
+            self.feet_dealt += [[] for _ in range(self.players - len(self.feet_dealt))]
         if any(len(h) != spec.hand_size for h in e["hands"]) or len(e["hands"]) != self.players:
             self.flag("deal", f"hands of {[len(h) for h in e['hands']]} cards, expected {spec.hand_size}")
         if not spec.upcard:  # Boat: no upcard, the Treasure pile starts empty (R-31)
@@ -467,8 +606,12 @@ class Replay:
     def on_red_three(self, e: dict[str, Any]) -> None:
         p, c, rep = e["player"], e["card"], e["replacement"]
         source = "stock"
+        # a picked-up foot's red threes (and red-three replacements found meanwhile): the format gives no order
+        foot = [k for k, (fp, fc, fs) in enumerate(self.expect_r3) if fs == "foot" and (fp, fc) == (p, c)]
         if not self.expect_r3:
             self.flag("red3_order", "red three not expected here")
+        elif foot and all(fs == "foot" for _, _, fs in self.expect_r3[:foot[0]]):
+            source = self.expect_r3.pop(foot[0])[2]
         else:
             ep, ec, source = self.expect_r3.pop(0)
             if (ep, ec) != (p, c):
@@ -483,6 +626,8 @@ class Replay:
         elif rep is None:
             if self.stock:
                 self.flag("replacement", f"no replacement although the stock holds {len(self.stock)} cards")
+            elif source == "foot":  # R-05: a red three of a foot pick-up at the empty stock: play continues
+                self.seen["foot red three at the empty stock"] += 1
             elif self.spec.reshuffle:  # Boat: reshuffle the pile; with stock and pile empty the hand ends (R-149)
                 if self.pile:
                     self.flag("r39_reshuffle", f"no replacement and no reshuffle although the pile holds "
@@ -500,8 +645,8 @@ class Replay:
                 self.flag("replacement", f"replacement {rep} is not the stock top {self.stock[:1]}")
             self.take_from_stock(rep)
             self.hands[p][rep] += 1
-            if is_red3(rep):
-                self.expect_r3.insert(0, (p, rep, "stock"))  # a red-three replacement is exposed at once
+            if is_red3(rep):  # a red-three replacement is exposed at once (in a foot pick-up: with the others)
+                self.expect_r3.insert(0, (p, rep, "foot" if source == "foot" else "stock"))
 
     def start_turn(self, p: int, took: bool) -> None:
         if self.turn is not None and self.turn.last_red3:
@@ -542,6 +687,9 @@ class Replay:
             self.laid_before[t.player] = True
         if t.answer and not t.out:
             self.flag("r07_ask", f"player {t.player} was told yes and did not go out this turn")
+        if t.discarded and not t.out and self.foot_due(t.player):
+            self.flag("foot", f"player {t.player} placed the 7th card of a canasta and discarded, but did not pick up "
+                              f"its foot (R-95, R-114)")
         self.check_turn_end(t)
 
     def check_turn_end(self, t: Turn) -> None:
@@ -550,7 +698,8 @@ class Replay:
         (R-149), and R-38: a Boat player with exactly one card who may not close keeps it and does not discard.
         A Boat player may close when past the opening rounds, with a side canasta after this turn's melds and
         not under a "no" (§3.5 turn step 5); such a player with one card must discard it (and so close)."""
-        if t.discarded or t.out or t.last_red3 or t.stock_end or (self.literal_eos and t.empty_stock_take):
+        if t.discarded or t.out or t.last_red3 or t.stock_end or t.sevens_end \
+                or (self.literal_eos and t.empty_stock_take):
             if t.opening and not t.discarded and not t.stock_end:
                 self.flag("r32_opening", f"player {t.player}'s opening turn ends without a discard (R-32)")
             return
@@ -679,6 +828,7 @@ class Replay:
         allowed = methods(self.spec, frozen, bool(self.melds[s]))
         state = " and ".join(x for x, on in (("frozen", frozen), ("pre-meld", not self.melds[s])) if on) or "plain"
         self.takes[e["method"], state] += 1
+        self.at[f"take {state}"].append(self.i)
         if e["method"] not in allowed:
             self.flag(block_check if frozen else "take", f"method {e['method']} on a {state} pile "
                                                          f"(allowed: {sorted(allowed)})")
@@ -690,7 +840,10 @@ class Replay:
         mc = nxt.get("cards", [])
         target = self.melds[s][nxt["meld"]] if not nxt.get("new") and 0 <= nxt.get("meld", -1) < len(self.melds[s]) \
             else None
-        if nxt.get("event") != "meld" or nxt.get("player") != p or not mc or mc[0] != top or len(mc) != want \
+        hold = False
+        if self.spec.cap:
+            hold = self.check_capped_take(e, top, nxt, target)
+        elif nxt.get("event") != "meld" or nxt.get("player") != p or not mc or mc[0] != top or len(mc) != want \
                 or any(c[0] != top[0] for c in mc[1:want - (e["method"] == "natural_wild")]) \
                 or (e["method"] == "natural_wild" and not is_wild(mc[-1])) \
                 or (e["method"] == "layoff" and nxt.get("new")) \
@@ -698,7 +851,43 @@ class Replay:
             self.flag("take", f"the next event {nxt} does not meld the top card {top} by {e['method']} (never onto "
                               f"a wild meld, §3.5 turn step 2)")
         needed = 0 if self.melds[s] else requirement(self.cum0[s], self.spec.meld_table)
-        self.pickup = Pickup(p, self.pile[:-1], needed)
+        self.pickup = Pickup(p, self.pile[:-1], needed, hold=hold)
+
+    def check_capped_take(self, e: dict[str, Any], top: str, nxt: dict[str, Any], target: Meld | None) -> bool:
+        """Pennies and Railroad (§1.4 capped melds, §0, R-92, R-93, R-117): the next event melds T. M3 adds T alone
+        to an incomplete meld of its rank. M1 (T and two naturals of its rank) and M2 (T, a natural, a wild) join
+        the side's incomplete meld of T's rank if there is one, else start a new meld. When they overflow it, the
+        event completes it to exactly 7 and the event after starts the next meld with the rest of the method's
+        cards and more naturals of the rank from the hand, 3 or more cards in all. Returns whether that second
+        event comes (the pile is picked up after it)."""
+        p, method = e["player"], e["method"]
+        mc = list(nxt.get("cards", []))
+        room = self.spec.cap - len(target.cards) if target is not None else 0
+        ok = nxt.get("event") == "meld" and nxt.get("player") == p and nxt.get("kind") == "rank" and mc[:1] == [top]
+        if not nxt.get("new"):
+            ok = ok and target is not None and target.kind == "rank" and _rank(target) == top[0] and room > 0
+        hold = False
+        if method == "layoff":
+            ok = ok and not nxt.get("new") and mc == [top]
+        else:
+            body = mc[1:]
+            if not nxt.get("new") and 0 < room < 3:  # the take overflows the open meld (R-92)
+                cont = self.evs[self.i + 2] if self.i + 2 < len(self.evs) else {}
+                ok = ok and len(mc) == room and cont.get("event") == "meld" and cont.get("player") == p \
+                    and cont.get("new") is True and cont.get("kind") == "rank" and len(cont.get("cards", [])) >= 3
+                body = body + list(cont.get("cards", []))
+                hold = True
+                self.seen["take overflowing the open meld"] += 1
+                self.at["overflow take"].append(self.i)
+            else:
+                ok = ok and len(mc) == 3
+            wilds = [c for c in body if is_wild(c)]
+            ok = ok and len(body) >= 2 and all(c[0] == top[0] for c in body if not is_wild(c)) \
+                and len(wilds) == (method == "natural_wild") and all(is_wild(c) for c in wilds)
+        if not ok:
+            self.flag("take", f"the next event {nxt} does not meld the top card {top} by {method} (capped melds: "
+                              f"M3 onto an incomplete meld, an overflow completes it to 7 and starts the next, R-92)")
+        return hold
 
     def on_reshuffle(self, e: dict[str, Any]) -> None:
         """E-RESHUFFLE (R-39): a card is needed from an empty stock, so the whole pile, all of its cards, becomes
@@ -756,6 +945,8 @@ class Replay:
             self.flag("r32_opening", f"player {p} melds on its turn {self.player_turns[p]} (R-32)")
         pk = self.pickup
         t.free_melds += pk is None
+        if pk is None and t.pre_meld_hand is None:
+            t.pre_meld_hand = Counter(self.hands[p])
         from_pile = pk is not None and not pk.top_melded
         if from_pile:
             assert pk is not None
@@ -778,12 +969,21 @@ class Replay:
             meld = side[-1]
             if len(cards) < 3:
                 self.flag("meld", f"a new meld of {len(cards)} cards")
+            before = 0
+            cap = self.spec.cap
             if kind == "rank":
                 nat = [c for c in cards if not is_wild(c)]
-                if nat and any(o.kind == "rank" and _rank(o) == nat[0][0] for o in side[:-1]):
+                same = [o for o in side[:-1] if o.kind == "rank" and nat and _rank(o) == nat[0][0]]
+                if cap is None and same:
                     self.flag("meld", f"a second meld of rank {nat[0][0]}")
-            if kind == "wild" and any(o.kind == "wild" for o in side[:-1]):
+                elif cap is not None and any(len(o.cards) < cap for o in same):
+                    self.flag("r92_capped_meld", f"a new meld of rank {nat[0][0]} while the side's meld of that rank "
+                                                 f"is incomplete (R-92)")
+                self.seen["new meld of a rank with a canasta"] += bool(same)
+            if kind == "wild" and cap is None and any(o.kind == "wild" for o in side[:-1]):
                 self.flag("r35_wild_meld", "a second wild meld of the side (one per side, R-35)")
+            elif kind == "wild" and cap is not None and any(o.kind == "wild" and len(o.cards) < cap for o in side[:-1]):
+                self.flag("r91_wild_meld", "a new wild meld while the side's wild meld is incomplete (R-91)")
         else:
             if not 0 <= m < len(side):
                 self.flag("meld", f"added to meld {m} of {len(side)}")
@@ -791,6 +991,9 @@ class Replay:
             meld = side[m]
             if meld.kind != kind or kind == "black3":
                 self.flag("meld", f"added to a {meld.kind} meld as {kind}")
+            before = len(meld.cards)
+            if self.spec.cap is not None and before >= self.spec.cap and kind != "black3":
+                self.flag("r92_capped_meld", f"cards added to a closed meld of {before} cards (R-92)")
             meld.cards += cards
             if meld.turn != t.number or meld.player != p:
                 t.added_old = True
@@ -807,9 +1010,17 @@ class Replay:
             self.boat["wild canasta"] += len(meld.cards) >= 7 > len(meld.cards) - len(cards)
         if not t.side_melded_before:
             t.meld_value += sum(self.value(c) for c in cards)
+        if self.spec.cap is not None and kind in ("rank", "wild") and before < self.spec.cap <= len(meld.cards):
+            # the player placed the 7th card: the foot (kitty) comes after the discard (R-95, R-114)
+            ck = canasta_kind(kind, meld.cards)
+            self.seen[f"{ck} canasta"] += 1
+            if self.spec.foot_any_canasta or ck != "mixed":
+                t.completed = True
         if pk is not None:
             pk.value += sum(self.value(c) for c in cards)
-            if pk.value >= pk.needed:
+            if from_pile and pk.hold:
+                pass  # the overflow's second meld, from the hand, comes before the pick-up (R-92)
+            elif pk.value >= pk.needed:
                 self.do_pickup()
 
     def check_black3_close(self, e: dict[str, Any], pk: Pickup | None) -> None:
@@ -829,13 +1040,18 @@ class Replay:
         """§1.4: Classic and House-003 n >= 2, w <= 3 (R-14, R-75); House-001 also w < n (R-65); Boat w < n with
         no cap (R-36), wild melds of 3+ wilds only (R-35), black threes only as the four-black-three close."""
         cards = meld.cards
-        if meld.kind == "black3":
-            if any(c not in BLACK3 for c in cards) or not self.spec.black3_min <= len(cards) <= self.spec.black3_max:
+        black3_max = self.spec.black3_max
+        if meld.kind == "black3":  # Pennies 3..7 (R-151), Railroad any number from 3 (R-121)
+            if any(c not in BLACK3 for c in cards) or len(cards) < self.spec.black3_min \
+                    or (black3_max is not None and len(cards) > black3_max):
                 self.flag("meld", f"black-three meld {cards}")
             return
+        if self.spec.cap is not None and len(cards) > self.spec.cap:
+            self.flag("r92_capped_meld", f"{meld.kind} meld {cards} of {len(cards)} cards (at most 7, R-92)")
         if meld.kind == "wild" and self.spec.wild_melds:
             if len(cards) < 3 or any(not is_wild(c) for c in cards):
-                self.flag("r35_wild_meld", f"wild meld {cards}: 3+ jokers and 2s only, never a natural (R-35)")
+                check = "r91_wild_meld" if self.spec.cap else "r35_wild_meld"
+                self.flag(check, f"wild meld {cards}: 3+ jokers and 2s only, never a natural (R-35, R-91)")
             return
         if meld.kind != "rank":
             self.flag("meld", f"kind {meld.kind} does not exist in {self.variant}")
@@ -846,6 +1062,8 @@ class Replay:
         if len(nat) < 2 or (cap is not None and wild > cap) or len({c[0] for c in nat}) != 1 or nat[0][0] == "3" \
                 or (self.spec.wilds_below_naturals and wild >= len(nat)):
             self.flag("meld", f"rank meld {cards}: {len(nat)} naturals, {wild} wilds")
+        if self.spec.sevens_canasta and wild and nat and nat[0][0] == "7":
+            self.flag("r97_sevens", f"meld of sevens {cards} with a wild (R-97, R-118)")
 
     def on_ask(self, e: dict[str, Any]) -> None:
         p, q = e["player"], e["partner"]
@@ -875,6 +1093,9 @@ class Replay:
             if t.discarded:
                 self.flag("turn_order", f"player {p} discards twice in one turn")
             t.discarded = True
+        if c[0] == "7" and not self.sevens_discardable():
+            self.flag("r97_sevens", f"player {p} discards a seven; sevens canastas by side "
+                                    f"{[self.sevens_canasta(s) for s in range(len(self.sides))]} (R-97)")
         if self.pickup is not None:
             self.flag("take", "discard before the pile was picked up")
             self.do_pickup()
@@ -906,6 +1127,16 @@ class Replay:
         if canastas < self.spec.canastas_to_go_out:
             melds = [" ".join(m.cards) for m in self.melds[s]]
             self.flag("go_out_canastas", f"side {s} goes out with {canastas} canasta(s), melds {melds}")
+        if self.spec.four_kinds_to_go_out:  # §2 row 30: a natural, a mixed, a wild and a sevens canasta
+            missing = {"natural", "mixed", "wild", "sevens"} - {canasta_kind(m.kind, m.cards) for m in self.melds[s]}
+            if missing:
+                self.flag("go_out_canastas", f"side {s} goes out without a {' / '.join(sorted(missing))} canasta")
+        if self.spec.foot_size and (self.foot_due(p) or t.foot is not None):
+            self.flag("foot", f"player {p} goes out while its foot is due or picked up this turn ({t.foot}): it is "
+                              f"not out (R-95, R-114, R-159)")
+        if not self.spec.sevens_discard and prev["event"] == "discard" and prev["card"][0] == "7":
+            self.flag("r97_sevens", f"player {p} goes out by discarding a seven (R-97)")
+        self.seen["out by melding" if prev["event"] == "meld" else "out by discarding"] += 1
         # R-13: nothing laid on an earlier turn, nothing added to older melds, a canasta of its own this turn;
         # House-001 and House-003 have no concealed going out (R-62, R-77)
         own = any(m.kind == "rank" and len(m.cards) >= 7 and m.turn == t.number and m.player == p
@@ -918,14 +1149,63 @@ class Replay:
         self.boat["closed by melding"] += prev["event"] == "meld"
         self.boat["closed by discarding"] += prev["event"] == "discard"
 
+    def on_foot(self, e: dict[str, Any]) -> None:
+        """Pennies R-95, Railroad R-114: a player picks up its own foot, the cards dealt to it, once a hand: right
+        after its discard on the turn it first placed the 7th card of a canasta (Railroad: not a mixed one), or in
+        Pennies at once when its hand empties by melding while the pick-up is due (R-95, R-159), never by
+        melding in Railroad (R-152). Its red threes are then exposed and replaced from the stock (R-96)."""
+        p, cards = e["player"], list(e["cards"])
+        t = self.turn
+        prev = self.evs[self.i - 1]
+        after = prev.get("event") == "discard" and prev.get("player") == p
+        mid = prev.get("event") == "meld" and prev.get("player") == p and not sum(self.hands[p].values()) \
+            and self.spec.midturn_foot and self.pickup is None
+        if t is None or t.player != p:
+            self.flag("foot", f"player {p} picks up a foot outside its turn")
+        elif not self.foot_due(p):
+            self.flag("foot", f"player {p} picks up its foot (taken before: {self.foot_taken[p]}) without placing the "
+                              f"7th card of a canasta this turn{'' if self.spec.foot_any_canasta else ' (not mixed)'} "
+                              f"(R-95, R-114)")
+        if not (after or mid) or (t is not None and t.last_red3):
+            self.flag("foot", f"player {p} picks up its foot after {prev}: only after its discard, or in Pennies "
+                              f"when melding empties its hand, never on a turn that ends the hand without a "
+                              f"discard (R-95, R-152, R-153, R-159)")
+        if p < len(self.feet_dealt) and cards != self.feet_dealt[p]:
+            self.flag("foot", f"foot {cards} is not the foot dealt to player {p}, {self.feet_dealt[p]}")
+        if t is not None and t.player == p:
+            t.foot = "mid" if mid else "after"
+        self.seen["foot mid-turn" if mid else "foot after the discard"] += 1
+        if after and not sum(self.hands[p].values()):
+            self.seen["foot after emptying the hand by the discard"] += 1
+            self.at["foot after emptying the hand"].append(self.i)
+        self.at["foot"].append(self.i)
+        if p < len(self.foot_taken):
+            self.foot_taken[p] = True
+        foot = self.feet[p] if p < len(self.feet) else Counter()
+        for c in cards:
+            if foot[c] > 0:
+                foot[c] -= 1
+            else:
+                self.flag("conservation", f"{c} is not in player {p}'s foot")
+            self.hands[p][c] += 1
+            if is_red3(c):  # exposed and replaced from the stock (R-96, R-114)
+                self.expect_r3.append((p, c, "foot"))
+                self.seen["red three in a foot"] += 1
+        if sum(foot.values()):
+            self.flag("foot", f"player {p} leaves {sorted(foot.elements())} of its foot")
+
     def on_hand_end(self, e: dict[str, Any]) -> None:
         t = self.turn
         if t is not None and t.last_red3 and e["reason"] != "stock":
             self.flag("r05_last_red_three", "the hand after the last stock card, a red three, ends otherwise")
         if e["reason"] == "stock" and t is not None and not t.last_red3 \
-                and not (self.literal_eos and t.empty_stock_take) and not self.spec.reshuffle:
+                and not (self.literal_eos and t.empty_stock_take) and not self.spec.reshuffle \
+                and not self.spec.voluntary_end:  # E-VOLUNTARY (R-99, R-120): no take is forced
             self.check_forced_take((t.player + 1) % self.players)
         reason = e["reason"]
+        if reason == "sevens":
+            self.check_sevens_end(t)
+        self.seen[f"hand end {reason}"] += 1
         if self.spec.reshuffle:  # R-39, R-149: the hand ends by the stock only with stock and pile both empty
             if reason == "stock" and (self.stock or self.pile):
                 self.flag("r149_stock_end", f"the hand ends by the stock with {len(self.stock)} stock and "
@@ -959,9 +1239,18 @@ class Replay:
                     else self.spec.going_out_bonus
             # R-04: the dealing bonus to the dealer's side, in `other`
             other = self.spec.exact_deal if self.exact and s == self.side_of[self.dealer] else 0
+            # R-96, R-115, R-154: the side's feet still face down, at card values (a red three: Pennies -100,
+            # Railroad 0), in `other`
+            face_down = [p for p in seats if self.spec.foot_size and not self.foot_taken[p]]
+            unpicked = [c for p in face_down for c in self.feet[p].elements()]
+            other -= foot_cost(self.spec, unpicked)
+            self.seen["foot left face down at the hand end"] += len(face_down)
+            self.seen["red three in a foot left face down"] += sum(map(is_red3, unpicked))
+            check = "r154_other" if self.spec.foot_size else "exact_deal"
             if s < len(e["scores"]) and e["scores"][s].get("other") != other:
-                self.flag("exact_deal", f"side {s} other {e['scores'][s].get('other')}, the dealing bonus gives "
-                                        f"{other} (exact_deal {self.exact}, dealer {self.dealer})")
+                self.flag(check, f"side {s} other {e['scores'][s].get('other')}, the dealing bonus and the feet face "
+                                 f"down give {other} (exact_deal {self.exact}, dealer {self.dealer}, feet face down "
+                                 f"{face_down})")
             score = side_score(self.spec, [(m.kind, m.cards) for m in self.melds[s]], len(self.red3[s]),
                                [c for p in seats for c in self.hands[p].elements()], going_out, other)
             self.totals[s] += score["total"]
@@ -979,6 +1268,22 @@ class Replay:
         if not self.game_over() and nxt.get("event") == "game_end" and not nxt.get("capped"):
             self.flag("game_end", f"the game ends with totals {self.totals} (target {self.spec.target}, "
                                   f"{'strictly over' if self.spec.target_strict else 'reached'})")
+
+    def check_sevens_end(self, t: Turn | None) -> None:
+        """Pennies §3.8 step 8: the hand ends (reason `sevens`, no going-out bonus, no discard, no foot pick-up,
+        R-153) when the player's hand at the discard step is nothing but sevens and sevens may not be discarded
+        (R-97); the player may not have melded its way into such a hand."""
+        if not self.spec.sevens_end or t is None:
+            self.flag("sevens_end", "reason sevens outside Pennies")
+            return
+        t.sevens_end = True
+        p = t.player
+        held = self.hand_cards(p)
+        before = sorted((t.pre_meld_hand or self.hands[p]).elements())
+        if t.discarded or t.foot is not None or not held or any(c[0] != "7" for c in held) \
+                or self.sevens_discardable() or any(c[0] != "7" for c in before):
+            self.flag("sevens_end", f"player {p} holds {held} ({before} before melding), discarded {t.discarded}, "
+                                    f"foot {t.foot}, sevens discardable {self.sevens_discardable()}")
 
     def check_forced_take(self, q: int) -> None:
         """E-CLASSIC step 2 (R-06): at the empty stock, player q must take the pile when its top card can be laid
@@ -1158,12 +1463,17 @@ def test_transcript_replay_going_out_side_has_required_canastas_regression(varia
     assert not r.issues.get("go_out_canastas"), r.issues["go_out_canastas"]
 
 
+# §2 row 2: 3 decks and 6 jokers in classic-6p, 4 decks and 8 jokers in Pennies, 108 cards a player in Railroad
+PACK_SIZE = {"classic-6p": 162, "pennies-6p": 216, "railroad-2p": 216, "railroad-3p": 324, "railroad-4p": 432,
+             "railroad-6p": 648}
+
+
 @variants
 def test_transcript_replay_conserves_cards(variant):
     assert_clean(variant, "conservation")
     for strategies, seed, game in cases(variant):
         r = replay(variant, strategies, seed, game)
-        assert sum(r.pack.values()) == (162 if variant == "classic-6p" else 108)
+        assert sum(r.pack.values()) == PACK_SIZE.get(variant, 108)
 
 
 @variants
@@ -1214,6 +1524,8 @@ def test_r54_take_top_only_in_house_001_a_legal_top_card_not_discarded_the_same_
 
 @variants
 def test_r58_house_001_goes_out_by_a_final_discard_never_by_melding_the_last_card(variant):
+    """R-58; the same in Railroad (§3.9 turn step 4, R-152): going out is a final discard, and no player ever
+    melds the last card of the hand."""
     assert_clean(variant, "r58_final_discard")
 
 
@@ -1698,3 +2010,376 @@ def _end_a_hand_by_the_stock_at_a_close(evs):  # a close with cards left in the 
 def test_transcript_replay_flags_a_tampered_boat_transcript(tamper, check):
     assert_tamper_flagged(BOAT_TAMPERED, tamper, check)
 
+
+
+# Pennies from Heaven and Railroad (§3.8, §3.9, R-90..R-122, R-151..R-159, §5.5, §5.6) ---------------------------------
+
+feet_variants = pytest.mark.parametrize("variant", FEET_VARIANTS)
+
+
+@feet_variants
+def test_feet_variants_deal_thirteen_cards_an_eleven_card_foot_each_and_the_rest_to_the_stock(variant):
+    """§3.8 setup 1 (P-1: 216 - 6·(13 + 11) = 72, 71 after the upcard), §3.9 setup 3 (RR-4: 84·N - 1, R-111): the
+    feet in seat order, untouched by the initial red-three exposure; no dealing bonus (R-113)."""
+    assert_clean(variant, "deal")
+    assert_clean(variant, "exact_deal")
+    spec = SPECS[variant]
+    for strategies, seed, game in cases(variant):
+        r = replay(variant, strategies, seed, game)
+        n = r.players
+        for d in (e for e in r.evs if e["event"] == "deal"):
+            assert [len(h) for h in d["hands"]] == [13] * n and [len(f) for f in d["feet"]] == [11] * n
+            assert len(d["stock"]) + len(d["pile"]) - 1 == spec.stock_after_deal == PACK_SIZE[variant] - 24 * n - 1
+            assert "exact_deal" not in d
+
+
+@feet_variants
+def test_r95_r114_r153_the_foot_comes_once_after_the_discard_of_the_turn_its_player_first_completes_a_canasta(variant):
+    """R-95, R-114, R-152, R-153, R-159: the dealt foot, picked up by its player right after the discard of the turn
+    in which it placed the 7th card of a canasta (Railroad: not a mixed one), or in Pennies at once when melding
+    empties the hand while it is due; never on a turn without a discard; a player whose foot is due (or was just
+    picked up) is not out, and a hand emptied by the discard with the foot due is followed by the pick-up."""
+    assert_clean(variant, "foot")
+
+
+@feet_variants
+def test_r92_melds_close_at_seven_and_a_new_meld_of_a_rank_waits_until_the_earlier_ones_are_complete(variant):
+    """R-92, R-118 (§1.4 capped melds): no meld over 7 cards, nothing added to a closed meld, a new meld of a rank
+    only when every meld of that rank is complete; a take's overflow completes the open meld to exactly 7 (the
+    check `take`)."""
+    assert_clean(variant, "r92_capped_meld")
+
+
+@feet_variants
+def test_r91_wild_melds_hold_three_to_seven_wilds_and_only_one_is_incomplete_at_a_time(variant):
+    assert_clean(variant, "r91_wild_meld")
+
+
+@feet_variants
+def test_r97_r118_sevens_take_no_wild_and_pennies_discards_a_seven_only_once_both_teams_have_a_sevens_canasta(variant):
+    """R-97: a meld of sevens never holds a wild (also Railroad, R-118); in Pennies a seven is discarded only when
+    both teams have completed a sevens canasta, and never as the going-out discard; Railroad discards sevens
+    freely (R-118)."""
+    assert_clean(variant, "r97_sevens")
+
+
+@feet_variants
+def test_pennies_all_sevens_end_only_with_a_hand_of_undiscardable_sevens_not_melded_into(variant):
+    """§3.8 turn step 8, R-153: reason `sevens` only in Pennies, when the player's hand, before and after its
+    melds, is nothing but sevens, sevens may not be discarded (R-97), and the player neither discards nor picks
+    up its foot; no going-out bonus (the check `score`)."""
+    assert_clean(variant, "sevens_end")
+
+
+@feet_variants
+def test_r96_r115_r154_feet_still_face_down_are_scored_in_other(variant):
+    """R-154: `other` is minus the side's un-picked feet at card values, a red three in one -100 in Pennies
+    (R-96) and 0 in Railroad (R-115)."""
+    assert_clean(variant, "r154_other")
+
+
+@feet_variants
+def test_transcript_replay_exercises_feet_capped_melds_and_the_four_canastas(variant):
+    """The checks are not vacuous: each preset's games hold feet picked up after the discard and left face down
+    at a hand end, red threes in feet, canastas of all four kinds, new melds of a rank that has a canasta, going
+    out, hands ended by the stock, black-three going-out melds, pile takes by the methods of the variant (Pennies
+    M1 and M3, never M2, R-93; Railroad M1, M2 and M3, R-117), asks in Pennies and none in Railroad, and in
+    Railroad sevens discarded (R-118)."""
+    seen: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    methods_used: Counter[str] = Counter()
+    sevens_discarded = black3_melds = 0
+    for strategies, seed, game in cases(variant):
+        r = replay(variant, strategies, seed, game)
+        seen.update(r.seen)
+        kinds.update(e["event"] for e in r.evs)
+        methods_used.update(e["method"] for e in r.evs if e["event"] == "take_pile")
+        sevens_discarded += sum(e["event"] == "discard" and e["card"][0] == "7" for e in r.evs)
+        black3_melds += sum(e["event"] == "meld" and e["kind"] == "black3" for e in r.evs)
+    for what in ("foot after the discard", "red three in a foot", "foot left face down at the hand end",
+                 "natural canasta", "mixed canasta", "wild canasta", "sevens canasta",
+                 "new meld of a rank with a canasta", "out by discarding", "hand end out", "hand end stock"):
+        assert seen[what], (what, seen)
+    assert kinds["foot"] and black3_melds, (kinds, black3_melds)
+    if variant in RAILROADS:
+        assert methods_used["pair"] and methods_used["natural_wild"] and methods_used["layoff"], methods_used
+        assert sevens_discarded and not kinds["ask"], (sevens_discarded, kinds["ask"])
+    else:
+        assert methods_used["pair"] and methods_used["layoff"] and not methods_used["natural_wild"], methods_used
+        assert kinds["ask"], kinds
+
+
+def test_transcript_replay_exercises_rare_feet_events():
+    """Over the Pennies and Railroad games: feet picked up mid-turn (Pennies, R-95, R-159) and after a discard
+    that emptied the hand, red threes of a foot picked up at the empty stock (R-05), takes overflowing the open
+    meld (R-92), going out by melding the last card (Pennies), the all-sevens end (§3.8 step 8) and red threes in
+    feet left face down (R-96, R-115)."""
+    seen: Counter[str] = Counter()
+    for variant in FEET_VARIANTS:
+        for strategies, seed, game in cases(variant):
+            seen.update(replay(variant, strategies, seed, game).seen)
+    for what in ("foot mid-turn", "foot after emptying the hand by the discard", "foot red three at the empty stock",
+                 "take overflowing the open meld", "out by melding", "hand end sevens",
+                 "red three in a foot left face down"):
+        assert seen[what], (what, seen)
+
+
+PENNIES = SPECS["pennies-6p"]
+RAILROAD = SPECS["railroad-3p"]
+
+
+def test_p1_rr4_pennies_and_railroad_deal_arithmetic():
+    """P-1: 216 - 6·(13 + 11) = 72, 71 after the upcard; RR-4: 84·3 - 1 = 251 (R-111)."""
+    assert sum(full_pack(PENNIES.decks).values()) == 216 and PENNIES.stock_after_deal == 71
+    assert sum(full_pack(RAILROAD.decks).values()) == 324 and RAILROAD.stock_after_deal == 251
+
+
+def test_p2_r101_r116_pennies_and_railroad_initial_meld_minimum_by_score():
+    scores = (-5, 0, 4995, 5000, 9995, 10000, 14995, 15000, 30000)
+    for spec in (PENNIES, RAILROAD):
+        assert [requirement(s, spec.meld_table) for s in scores] == [15, 50, 50, 90, 90, 120, 120, 150, 150]
+
+
+def test_p3_to_p5_pennies_worked_scores_with_the_replayers_scoring():
+    """§5.5: the replayer's own scoring (the Pennies `Spec`, `side_score`, `foot_cost`)."""
+    natural, mixed = ["KS"] * 7, ["QS"] * 4 + ["2S"] * 3
+    wild, sevens = ["JK"] * 2 + ["2H"] * 5, ["7S"] * 7
+    foot = ["3H", "AS", "AS", "KS", "QS", "9S", "8S", "6S", "5S", "4S", "4S"]
+    assert foot_cost(PENNIES, foot) == 200  # R-96: the red three -100 whatever the sevens canasta
+    p3 = side_score(PENNIES, [("rank", natural), ("rank", mixed), ("wild", wild), ("rank", sevens)], 3, ["TS", "JS"],
+                    PENNIES.going_out_bonus, -foot_cost(PENNIES, foot))
+    assert (p3["melded"] + p3["canastas"], p3["red_threes"], p3["in_hand"], p3["total"]) == (3705, 300, -20, 3885)
+    p4 = side_score(PENNIES, [("rank", ["JS"] * 7)], 2, ["AS", "TS", "9S", "5S"])  # no sevens canasta
+    assert (p4["red_threes"], p4["total"]) == (-200, 325)
+    assert side_score(PENNIES, [("rank", sevens)], 8, [])["red_threes"] == 1000  # P-5
+    assert side_score(PENNIES, [("rank", natural)], 8, [])["red_threes"] == -1000
+    assert [canasta_bonus(PENNIES, k, c) for k, c in (("rank", natural), ("rank", mixed), ("wild", wild),
+                                                      ("rank", sevens), ("rank", sevens[:6]))] == [500, 300, 1000,
+                                                                                                    1500, 0]
+
+
+def test_rr1_to_rr3_railroad_worked_scores_with_the_replayers_scoring():
+    """§5.6: red 500, black 300, wild 1000, seven 1500; red threes 100 each, never negative, no all-bonus (R-115);
+    a kitty face down at card values, its red three 0; a going-out meld of black threes 5 each, no bonus (R-121)."""
+    melds = [("rank", ["KH"] * 7), ("rank", ["QS"] * 5 + ["2S"] * 2), ("wild", ["JK"] * 3 + ["2H"] * 4),
+             ("rank", ["7S"] * 7)]
+    rr1 = side_score(RAILROAD, melds, 2, [], RAILROAD.going_out_bonus)
+    assert rr1["total"] == 4025
+    kitty = ["3D", "AS", "KS", "QS", "JS", "TS", "4S", "5S", "6S", "7S", "4H"]
+    assert foot_cost(RAILROAD, kitty) == 85
+    rr2 = side_score(RAILROAD, [("rank", ["9S"] * 3)], 1, ["TS", "9S", "KS"], 0, -foot_cost(RAILROAD, kitty))
+    assert rr2["total"] == 15
+    rr3 = side_score(RAILROAD, [("black3", ["3S", "3S", "3C", "3C", "3S"])], 0, [])
+    assert (rr3["melded"], rr3["canastas"]) == (25, 0)
+    assert side_score(RAILROAD, [], 4, [])["red_threes"] == 400  # without a meld, and no all-four bonus
+
+
+@pytest.mark.parametrize("variant, kind, cards, check", [
+    ("pennies-6p", "rank", ["9S"] * 4 + ["JK", "2S", "2H"], None),  # 4 naturals + 3 wilds: a mixed canasta
+    ("pennies-6p", "rank", ["9S", "9S", "JK", "2S", "2H"], None),  # n >= 2, w <= 3
+    ("pennies-6p", "rank", ["9S"] * 8, "r92_capped_meld"),  # R-92
+    ("pennies-6p", "rank", ["9S"] * 3 + ["JK"] * 4, "meld"),  # four wilds
+    ("pennies-6p", "rank", ["7S"] * 6 + ["2S"], "r97_sevens"),  # R-97
+    ("railroad-3p", "rank", ["7S", "7S", "JK"], "r97_sevens"),  # R-118
+    ("pennies-6p", "wild", ["JK"] * 4 + ["2S"] * 3, None),  # R-91
+    ("pennies-6p", "wild", ["JK", "2S"], "r91_wild_meld"),
+    ("pennies-6p", "wild", ["JK"] * 4 + ["2S"] * 4, "r92_capped_meld"),
+    ("pennies-6p", "wild", ["JK", "JK", "9S"], "r91_wild_meld"),
+    ("pennies-6p", "black3", ["3S"] * 4 + ["3C"] * 3, None),  # R-151: 3..7
+    ("pennies-6p", "black3", ["3S"] * 4 + ["3C"] * 4, "meld"),
+    ("railroad-3p", "black3", ["3S"] * 6 + ["3C"] * 6, None),  # R-121: any number
+    ("railroad-3p", "black3", ["3S", "3C"], "meld"),
+], ids=lambda x: x if isinstance(x, str) else None)
+def test_r91_r92_r97_r121_r151_capped_meld_composition(variant, kind, cards, check):
+    """§1.4 (Pennies, Railroad), on melds made up: the check named flags the meld, and a legal meld is clean."""
+    r = copy.copy(replay(variant, *cases(variant)[0]))
+    r.issues = defaultdict(list)
+    r.check_meld(Meld(kind, cards, 0, 0))
+    assert set(r.issues) == ({check} if check else set()), dict(r.issues)
+
+
+# Found by this replayer: a player lays a black-three meld, then empties its hand by the discard on the turn its
+# foot (kitty) is due, so it picks the foot up and is not out: black threes melded without going out (§3.8 turn
+# step 4, §3.9 turn step 3, R-95, R-114, R-121, R-151). These are games that show it.
+BLACK3_WITHOUT_GOING_OUT = {
+    "pennies-6p": (("aggressive",), 3, 2),
+    "railroad-2p": (("baseline", "random"), 1, 1),
+    "railroad-3p": (("baseline", "random"), 1, 0),
+    "railroad-4p": (("baseline", "random"), 1, 0),
+    "railroad-6p": (("expert",), 1, 0),
+}
+
+
+@pytest.mark.parametrize("variant", list(BLACK3_WITHOUT_GOING_OUT))
+def test_r121_r151_black_threes_are_melded_only_by_a_player_who_goes_out_not_one_who_picks_up_its_foot(variant):
+    strategies, seed, game = BLACK3_WITHOUT_GOING_OUT[variant]
+    r = replay(variant, strategies, seed, game)
+    assert not r.issues.get("meld"), r.issues["meld"]
+
+
+PENNIES_TAMPERED = ("pennies-6p", ("aggressive",), 1, 0)  # go-outs, feet after a discard that emptied the hand
+RAILROAD_TAMPERED = ("railroad-2p", ("cautious", "random"), 2, 0)  # go-outs, black-three melds, M2 takes
+PENNIES_EARLY_SEVEN = ("pennies-6p", ("baseline",), 3, 0)  # a seven drawn and a card discarded at once, early
+
+
+def _add_an_eighth_card(evs):  # one more natural added to a meld just completed to 7
+    k = next(i for i, e in enumerate(evs) if e["event"] == "meld" and e["kind"] == "rank" and len(e["whole"]) == 7)
+    e = evs[k]
+    c = next(c for c in e["whole"] if not is_wild(c))
+    evs.insert(k + 1, {**e, "new": False, "cards": [c], "whole": [*e["whole"], c]})
+
+
+def _discard_a_seven(evs):  # the first discard of the game, before any sevens canasta
+    _first(evs, "discard")["card"] = "7S"
+
+
+def _discard_a_seven_to_go_out(evs):
+    evs[evs.index(_first(evs, "go_out")) - 1]["card"] = "7S"
+
+
+def _take_by_natural_wild(evs):  # M2: never in Pennies (R-93)
+    _first(evs, "take_pile", method=lambda m: m == "pair")["method"] = "natural_wild"
+
+
+def _take_a_frozen_or_unmelded_pile_by_natural_wild(evs):  # Railroad: M1 only (R-117)
+    r = Replay(evs[0]["variant"], list(evs))
+    k = min(i for state in ("frozen", "pre-meld", "frozen and pre-meld") for i in r.at[f"take {state}"])
+    evs[k]["method"] = "natural_wild"
+
+
+def _pick_up_a_foot_without_a_canasta(evs):  # after the first discard of the game
+    k = evs.index(_first(evs, "discard"))
+    p = evs[k]["player"]
+    evs.insert(k + 1, {"event": "foot", "player": p, "cards": list(_first(evs, "deal")["feet"][p])})
+
+
+def _drop_a_foot_pickup(evs):
+    k = evs.index(_first(evs, "foot"))
+    p = evs[k]["player"]
+    del evs[k]
+    while evs[k]["event"] == "red_three" and evs[k]["player"] == p:
+        del evs[k]
+
+
+def _pick_up_the_foot_before_the_discard(evs):
+    k = next(i for i, e in enumerate(evs) if e["event"] == "foot" and evs[i - 1]["event"] == "discard")
+    evs[k - 1], evs[k] = evs[k], evs[k - 1]
+
+
+def _change_a_foot_card(evs):
+    e = _first(evs, "foot")
+    e["cards"][0] = _other(e["cards"][0])
+
+
+def _go_out_in_place_of_picking_up_the_foot(evs):  # a discard emptied the hand while the foot is due
+    k = Replay(evs[0]["variant"], list(evs)).at["foot after emptying the hand"][0]
+    p = evs[k]["player"]
+    evs[k] = {"event": "go_out", "player": p, "concealed": False}
+    while evs[k + 1]["event"] == "red_three" and evs[k + 1]["player"] == p:
+        del evs[k + 1]
+
+
+def _score_a_face_down_foot_as_picked_up(evs):
+    end = _first(evs, "hand_end", scores=lambda ss: any(x["other"] for x in ss))
+    x = next(x for x in end["scores"] if x["other"])
+    x["total"] -= x["other"]
+    x["other"] = 0
+
+
+def _flip_the_sign_of_red_threes(evs, negative: bool) -> None:
+    end = _first(evs, "hand_end", scores=lambda ss: any((x["red_threes"] < 0) == negative and x["red_threes"]
+                                                        for x in ss))
+    x = next(x for x in end["scores"] if (x["red_threes"] < 0) == negative and x["red_threes"])
+    x["total"] -= 2 * x["red_threes"]
+    x["red_threes"] = -x["red_threes"]
+
+
+def _count_red_threes_positive_without_a_sevens_canasta(evs):  # Pennies §3.8 scoring 3
+    _flip_the_sign_of_red_threes(evs, negative=True)
+
+
+def _count_red_threes_negative(evs):  # Railroad: never negative (R-115)
+    _flip_the_sign_of_red_threes(evs, negative=False)
+
+
+def _start_a_second_meld_of_an_open_rank(evs):  # an addition of one natural made a new meld of three
+    k = next(i for i, e in enumerate(evs) if e["event"] == "meld" and e["kind"] == "rank" and not e["new"]
+             and len(e["whole"]) < 7 and len(e["cards"]) == 1 and not is_wild(e["cards"][0])
+             and evs[i - 1]["event"] != "take_pile")
+    e = evs[k]
+    n = len(Replay(evs[0]["variant"], evs[:k]).melds[e["side"]])
+    evs[k] = {**e, "new": True, "meld": n, "cards": [e["cards"][0]] * 3, "whole": [e["cards"][0]] * 3}
+
+
+def _meld_sevens_with_a_wild(evs):
+    e = _first(evs, "meld", new=bool, kind=lambda k: k == "rank", cards=lambda c: c[0][0] == "7")
+    e["cards"][2] = e["whole"][2] = "2S"
+
+
+def _open_a_second_wild_meld(evs):  # right after the side's first wild meld of three
+    k = evs.index(_first(evs, "meld", new=bool, kind=lambda k: k == "wild"))
+    e = evs[k]
+    evs.insert(k + 1, {**e, "meld": e["meld"] + 1, "cards": ["JK", "JK", "JK"], "whole": ["JK", "JK", "JK"]})
+
+
+def _end_a_hand_by_sevens(evs):
+    e = _first(evs, "hand_end")
+    e["reason"], e["out_player"] = "sevens", None
+
+
+def _go_out_without_a_wild_canasta(evs):  # the wild melds of the side going out written as rank melds
+    k = evs.index(_first(evs, "go_out"))
+    s = evs[k - 1]["side"] if "side" in evs[k - 1] else next(e["side"] for e in evs[k::-1] if e["event"] == "meld"
+                                                               and e["player"] == evs[k]["player"])
+    start = max(i for i in range(k) if evs[i]["event"] == "deal")
+    for e in evs[start:k]:
+        if e["event"] == "meld" and e["side"] == s and e["kind"] == "wild":
+            e["kind"] = "rank"
+
+
+@pytest.mark.parametrize("tamper, check", [
+    (_add_an_eighth_card, "r92_capped_meld"), (_start_a_second_meld_of_an_open_rank, "r92_capped_meld"),
+    (_open_a_second_wild_meld, "r91_wild_meld"), (_meld_sevens_with_a_wild, "r97_sevens"),
+    (_discard_a_seven, "r97_sevens"), (_discard_a_seven_to_go_out, "r97_sevens"), (_take_by_natural_wild, "take"),
+    (_pick_up_a_foot_without_a_canasta, "foot"), (_drop_a_foot_pickup, "foot"),
+    (_pick_up_the_foot_before_the_discard, "foot"), (_change_a_foot_card, "foot"),
+    (_go_out_in_place_of_picking_up_the_foot, "foot"), (_score_a_face_down_foot_as_picked_up, "r154_other"),
+    (_count_red_threes_positive_without_a_sevens_canasta, "score"), (_end_a_hand_by_sevens, "sevens_end"),
+    (_go_out_without_a_wild_canasta, "go_out_canastas"), (_flip_concealed, "go_out"),
+], ids=lambda x: getattr(x, "__name__", x))
+def test_transcript_replay_flags_a_tampered_pennies_transcript(tamper, check):
+    assert_tamper_flagged(PENNIES_TAMPERED, tamper, check)
+
+
+@pytest.mark.parametrize("tamper, check", [
+    (_add_an_eighth_card, "r92_capped_meld"), (_start_a_second_meld_of_an_open_rank, "r92_capped_meld"),
+    (_open_a_second_wild_meld, "r91_wild_meld"), (_meld_sevens_with_a_wild, "r97_sevens"),
+    (_take_a_frozen_or_unmelded_pile_by_natural_wild, "take"), (_pick_up_a_foot_without_a_canasta, "foot"),
+    (_drop_a_foot_pickup, "foot"), (_pick_up_the_foot_before_the_discard, "foot"),
+    (_drop_the_final_discard, "r58_final_discard"), (_score_a_face_down_foot_as_picked_up, "r154_other"),
+    (_count_red_threes_negative, "score"), (_end_a_hand_by_sevens, "sevens_end"),
+    (_go_out_without_a_wild_canasta, "go_out_canastas"),
+], ids=lambda x: getattr(x, "__name__", x))
+def test_transcript_replay_flags_a_tampered_railroad_transcript(tamper, check):
+    assert_tamper_flagged(RAILROAD_TAMPERED, tamper, check)
+
+
+def _discard_a_seven_just_drawn(evs: list[dict[str, Any]]) -> int:
+    """The first turn that draws a seven and discards at once discards that seven; returns the discard's index."""
+    k = next(i for i, e in enumerate(evs) if e["event"] == "draw" and any(c[0] == "7" for c in e["cards"])
+             and evs[i + 1]["event"] == "discard")
+    evs[k + 1]["card"] = next(c for c in evs[k]["cards"] if c[0] == "7")
+    return k + 1
+
+
+@pytest.mark.parametrize("case, flagged", [(RAILROAD_TAMPERED, False), (PENNIES_EARLY_SEVEN, True)],
+                         ids=["railroad", "pennies"])
+def test_r97_r118_a_seven_discarded_before_both_sevens_canastas_is_flagged_only_in_pennies(case, flagged):
+    """R-118: the Pennies ban on discarding sevens (R-97) is no Railroad rule; the same seven discard (a seven just
+    drawn, in the game up to that discard) is clean in Railroad and flagged in Pennies."""
+    variant, strategies, seed, game = case
+    evs = [copy.deepcopy(e) for e in transcript(variant, strategies, seed, game)]
+    k = _discard_a_seven_just_drawn(evs)
+    r = Replay(variant, evs[:k + 1])
+    assert not r.issues.get("hand")
+    assert bool(r.issues.get("r97_sevens")) == flagged, dict(r.issues)

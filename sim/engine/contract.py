@@ -25,11 +25,12 @@ NK = 53  # card kinds: rank * 4 + suit for the 52 suited kinds, 52 = joker
 NR = 14  # rank classes: 0 = A, 1 = 2, 2 = 3, ..., 12 = K, 13 = joker
 JOKER = 52
 RK_A, RK_2, RK_3, RK_JK = 0, 1, 2, 13
+RK_7 = 6  # sevens: natural only and a canasta kind of their own in Pennies and Railroad
 SUIT_S, SUIT_H, SUIT_D, SUIT_C = 0, 1, 2, 3
 RED3_H, RED3_D = 9, 10  # 3H, 3D
 BLACK3_S, BLACK3_C = 8, 11  # 3S, 3C
 WILD_RANKS = (RK_2, RK_JK)  # the rank classes of wild cards, in the order options list them
-NPRM = 24  # knob slots per seat: 0-11 the heuristic family, 12-23 a user strategy's own
+NPRM = 32  # knob slots per seat: 0-19 the heuristic family, 20-31 a user strategy's own (strategies.user)
 MAXOPT = 128  # legal options at one decision point
 SUITS = 4
 SUITED_KINDS = 52  # the card kinds of one 52-card deck (0 .. 51)
@@ -115,7 +116,16 @@ R_TABLE_NEG = 105  # 1: a side without a canasta scores its melds and red threes
 R_B3_HAND = 106  # points a black three left in a hand costs (Classic 5, Boat 100)
 R_KEEP_LAST = 107  # 1: a last card may be kept without discarding when the player may not go out
 R_B3_CLOSE = 108  # bonus for going out by melding black threes, in place of the going-out bonus; 0: none
-R_LEN = 109
+R_FOOT = 109  # cards in each player's foot or kitty, dealt face down; 0: none (Pennies, Railroad)
+R_FOOT_KINDS = 110  # canasta kinds (bits 1 << CK_*) whose first personal completion brings the foot
+R_FOOT_R3 = 111  # points for each red three in a foot never picked up (Pennies -100, R-96; Railroad 0, R-115)
+R_MELD_CAP = 112  # cards that close a meld, a new meld of the rank after it; 0: no cap
+R_SEVENS = 113  # 1: sevens are melded without wilds and a canasta of sevens is a kind of its own
+R_SEVENS_BAN = 114  # 1: no seven discarded until every side has a sevens canasta, never as the last card
+R_WILD_SPLIT = 115  # 1: a wild canasta is small or big by its twos and jokers (Boat R-35); 0: one wild kind
+R_GO_KINDS = 116  # canasta kinds (bits 1 << CK_*) a side needs one of each of to go out (Pennies, Railroad)
+R_RED3_NEG_SEVENS = 117  # 1: red threes count negative for a side without a sevens canasta (Pennies)
+R_LEN = 118
 PPM = 1_000_000  # a probability in the packed rules is in parts per million (R_EXACT_PPM)
 
 
@@ -131,9 +141,10 @@ ASK_NONE, ASK_PARTNER, ASK_CHOOSE = int(AskMode.NONE), int(AskMode.PARTNER), int
 class EndOfStock(IntEnum):
     CLASSIC = 0  # E-CLASSIC
     RESHUFFLE = 1  # E-RESHUFFLE (Boat): the pile, shuffled, becomes the stock; both empty end the hand
+    VOLUNTARY = 2  # E-VOLUNTARY (Pennies, Railroad): at an empty stock take the pile or end the hand
 
 
-EOS_CLASSIC, EOS_RESHUFFLE = int(EndOfStock.CLASSIC), int(EndOfStock.RESHUFFLE)
+EOS_CLASSIC, EOS_RESHUFFLE, EOS_VOLUNTARY = (int(e) for e in EndOfStock)
 
 
 # Meld rows (melds[side, row, F_*]) and meld kinds -------------------------------------------------
@@ -163,9 +174,11 @@ class CanastaKind(IntEnum):
     MIXED = 1
     SMALL_WILD = 2  # all wild, more twos than jokers (a tie too, R-35)
     BIG_WILD = 3  # all wild, more jokers than twos
+    WILD = 4  # all wild, one kind (Pennies, Railroad: 1000)
+    SEVENS = 5  # seven sevens (Pennies, Railroad: 1500)
 
 
-CK_NATURAL, CK_MIXED, CK_SMALL_WILD, CK_BIG_WILD = (int(k) for k in CanastaKind)
+CK_NATURAL, CK_MIXED, CK_SMALL_WILD, CK_BIG_WILD, CK_WILD, CK_SEVENS = (int(k) for k in CanastaKind)
 NCK = 8  # room for the family's kinds (wild, sevens, small and big wild, ...)
 
 
@@ -256,7 +269,10 @@ OB_TOP_TAKEN = 25  # the card this seat took by a top-card-only draw this turn a
 OB_LAID_NOW = 26  # 1 once the player in turn has laid a card on the table this turn (a take included)
 OB_ADDED_OLD = 27  # 1 once the player in turn has added to a meld that existed before this turn
 OB_LAST_RED3 = 28  # 1: the player in turn drew a red three as the stock's last card: meld, no discard
-# 29 .. 31: spare scalars
+OB_FOOT_DUE = 29  # the player in turn: FOOT_DUE once it has completed the canasta that brings its foot or
+#                  kitty after this turn's discard, FOOT_TAKEN once it picked it up this turn
+FOOT_NONE, FOOT_DUE, FOOT_TAKEN = 0, 1, 2  # OB_FOOT_DUE (and the engine's S_FOOT_DUE)
+# 30 .. 31: spare scalars
 OB_HANDS = 32  # [MAXP] hand size of every seat
 OB_FEET = 40  # [MAXP] cards in every seat's foot, kitty or morto still face down (0 without packets)
 OB_SCORE = 48  # [MAXS] cumulative score of every side before this hand

@@ -1,6 +1,8 @@
 """Shuffle, deal and red threes (§1.1-1.3): a new hand's table, the upcard (`upcard`, `upcard_cover`,
 `upcard_blocks`, R-21), the dealing bonus's draw (`exact_deal_prob`, R-04, §1.12), EXPOSE-R3 with its
-replacements (§1.2, R-05). This module reads the deal's rules: `hand_size`, `decks`, `jokers_per_deck`."""
+replacements (§1.2, R-05), and the feet or kitties dealt face down (Pennies §3.8, Railroad §3.9; their
+place in the stock's array: table.py). This module reads the deal's rules: `hand_size`, `decks`,
+`jokers_per_deck`."""
 
 from .cards import card_class_nb, is_red3_nb, side_of_nb
 from .jit import engine_jit
@@ -9,6 +11,7 @@ from .layout import (
     EV_B,
     EV_DEAL,
     EV_E,
+    FOOT_NONE,
     HC_KNOWN,
     HC_LAID,
     HC_N,
@@ -45,6 +48,7 @@ from .layout import (
     S_DRNG,
     S_ENDED,
     S_EXACT,
+    S_FOOT_DUE,
     S_FREEZES,
     S_FROZEN,
     S_HANDNO,
@@ -69,7 +73,17 @@ from .log import log_nb, logc_nb
 from .meldtable import clear_side_melds_nb
 from .opening import requirement_nb
 from .rng import below_nb, seed_rng_nb
-from .table import hadd_nb, hdel_nb, lay_red3_nb, pile_push_nb, pop_stock_nb, reshuffle_nb, shuffle_stock_nb
+from .table import (
+    foot_size_nb,
+    hadd_nb,
+    hdel_nb,
+    lay_red3_nb,
+    packet_lo_nb,
+    pile_push_nb,
+    pop_stock_nb,
+    reshuffle_nb,
+    shuffle_stock_nb,
+)
 
 
 @engine_jit
@@ -141,6 +155,7 @@ def new_table_nb(R, S):
     st[S_EXACT] = 0
     st[S_TOP_BAN] = -1
     st[S_B3_OUT] = 0
+    st[S_FOOT_DUE] = FOOT_NONE
 
 
 @engine_jit
@@ -162,7 +177,12 @@ def deal_hand_nb(R, S):
         i += 1
     pack = R[R_PACK]
     shuffle_stock_nb(S, pack)
-    st[S_STOCK_N] = pack
+    # the feet: the deck's last cards are as random as any, so they stay where they lie (table.py)
+    foot = foot_size_nb(R)
+    for p in range(n):
+        S.hand[p, HC_PACKET] = foot
+    base = pack - n * foot
+    st[S_STOCK_N] = base
     if R[R_EXACT_PPM] > 0:
         # R-04: whether the dealer grabbed exactly the cards needed; the cards are shuffled either way
         st[S_EXACT] = 1 if below_nb(st, S_DRNG, PPM) < R[R_EXACT_PPM] else 0
@@ -190,11 +210,15 @@ def deal_hand_nb(R, S):
         for p in range(n):
             # hands as dealt, in the order the cards came off the deck
             for j in range(hs):
-                logc_nb(S, ei, S.stock[pack - 1 - (p * hs + j)])
+                logc_nb(S, ei, S.stock[base - 1 - (p * hs + j)])
         for j in range(st[S_PILE_N]):
             logc_nb(S, ei, S.pile[j])
         for j in range(st[S_STOCK_N] - 1, -1, -1):
             logc_nb(S, ei, S.stock[j])
+        for p in range(n):
+            lo = packet_lo_nb(R, S, p)
+            for j in range(foot):
+                logc_nb(S, ei, S.stock[lo + j])
     for q in range(n):
         p = (first + q) % n
         for k in (RED3_H, RED3_D):

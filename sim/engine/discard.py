@@ -6,11 +6,13 @@ from .decide import add_opt_nb
 from .jit import engine_jit
 from .layout import (
     EV_DISCARD,
+    HC_N,
     NK,
     O_DISCARD,
     R_BLOCK_ON,
     R_FREEZE_ON,
     R_PLAYERS,
+    RK_7,
     S_B3DISC,
     S_BLOCK,
     S_FREEZES,
@@ -21,17 +23,23 @@ from .layout import (
     SD_COUNT,
 )
 from .log import log_nb
+from .meldtable import seven_discardable_nb, sevens_banned_last_nb
+from .packet import foot_due_nb
 from .table import hdel_nb, pile_push_nb
 
 
 @engine_jit(inline="always")
-def enum_discard_nb(S, p):
+def enum_discard_nb(R, S, p):
     """Every card kind held is a legal discard (§1.8), but the card just taken alone from the top of
-    the pile (R-54); the discard options in card-kind order."""
+    the pile (R-54), and in Pennies a seven while a side lacks a sevens canasta or as the going-out
+    discard (R-97); the discard options in card-kind order. None: the all-sevens end (§3.8)."""
     n = 0
     ban = S.st[S_TOP_BAN]
+    no7 = False
+    if sevens_banned_last_nb(R):
+        no7 = not seven_discardable_nb(R, S) or (S.hand[p, HC_N] == 1 and not foot_due_nb(S))
     for k in range(NK):
-        if S.hand[p, k] > 0 and k != ban:
+        if S.hand[p, k] > 0 and k != ban and not (no7 and rank_of_nb(k) == RK_7):
             n = add_opt_nb(S, n, O_DISCARD, k, 0, 0)
     return n
 

@@ -17,6 +17,7 @@ from .layout import (
     F_TWO,
     HC_KNOWN,
     HC_N,
+    HC_PACKET,
     HC_R,
     INV_CARDS,
     INV_EMPTY_HAND,
@@ -65,7 +66,8 @@ from .layout import (
     SD_NM,
     SD_RED3,
 )
-from .meldtable import black3_meld_ok_nb, canasta_kind_nb, rank_meld_ok_nb, wild_melds_nb
+from .meldtable import black3_meld_ok_nb, canasta_kind_nb, meld_cap_nb, rank_meld_ok_nb, wild_melds_nb
+from .table import foot_size_nb, packet_lo_nb
 
 SUITS = 4
 
@@ -116,6 +118,13 @@ def check_nb(R, S, where):
             if S.hand[p, HC_KNOWN + r] < 0 or S.hand[p, HC_KNOWN + r] > h:
                 _fail_nb(S, INV_CARDS, where)
         total += S.hand[p, HC_N]
+        if p < n and S.hand[p, HC_PACKET] > 0:  # a foot or kitty still face down (table.py)
+            lo = packet_lo_nb(R, S, p)
+            if S.hand[p, HC_PACKET] != foot_size_nb(R) or lo < st[S_STOCK_N]:
+                _fail_nb(S, INV_CARDS, where)
+            for i in range(S.hand[p, HC_PACKET]):
+                cnt[rank_of_nb(S.stock[lo + i])] += 1
+            total += S.hand[p, HC_PACKET]
     for s in range(nsides):
         cnt[RK_3] += S.side[s, SD_RED3]
         total += S.side[s, SD_RED3]
@@ -134,25 +143,28 @@ def check_nb(R, S, where):
         _fail_nb(S, INV_CARDS, where)
     # 2. every meld valid, and the canasta counts by kind agree with the table;
     # 3. a rank meld is its side's open meld of the rank: one per rank while melds never close
+    cap = meld_cap_nb(R)
     for s in range(nsides):
         kinds = st[S_CHK + NR:S_CHK + NR + NCK]
         kinds[:] = 0
         for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
             w = row[F_TWO] + row[F_JOK]
+            closed = cap > 0 and row[F_NAT] + w >= cap  # a closed meld leaves the open-meld index
             if row[F_KIND] == MK_RANK:
-                if not rank_meld_ok_nb(R, row[F_NAT], w) or not is_natural_meld_rank_nb(row[F_RANK]):
+                if not rank_meld_ok_nb(R, row[F_RANK], row[F_NAT], w) or not is_natural_meld_rank_nb(row[F_RANK]):
                     _fail_nb(S, INV_MELD_VALID, where)
-                if S.side[s, SD_MOR + row[F_RANK]] != m:
+                if (S.side[s, SD_MOR + row[F_RANK]] == m) == closed:
                     _fail_nb(S, INV_ONE_MELD_PER_RANK, where)
             elif row[F_KIND] == MK_BLACK3:
                 if w != 0 or not black3_meld_ok_nb(R, row[F_NAT]) or row[F_RANK] != RK_3:
                     _fail_nb(S, INV_MELD_VALID, where)
             elif row[F_KIND] == MK_WILD:
                 # Boat: three or more wilds, never a natural; the side's one wild meld
-                if not wild_melds_nb(R) or row[F_NAT] != 0 or w < MIN_MELD or row[F_RANK] != RK_JK:
+                if not wild_melds_nb(R) or row[F_NAT] != 0 or w < MIN_MELD or row[F_RANK] != RK_JK \
+                        or (cap > 0 and w > cap):
                     _fail_nb(S, INV_MELD_VALID, where)
-                if S.side[s, SD_MOR + RK_JK] != m:
+                if (S.side[s, SD_MOR + RK_JK] == m) == closed:
                     _fail_nb(S, INV_ONE_MELD_PER_RANK, where)
             else:
                 _fail_nb(S, INV_MELD_VALID, where)

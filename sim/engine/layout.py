@@ -79,7 +79,8 @@ S_WORK = 64  # 128 words of scratch for the go-out search (goout.W_*)
 S_CHK = S_WORK + 128  # 2 * NR words of scratch for the invariant checks (kernels allocate nothing)
 S_TOP_BAN = S_CHK + 2 * NR  # card kind taken by a top-card-only draw that may not be discarded this turn, -1
 S_B3_OUT = S_TOP_BAN + 1  # the player went out by melding black threes (Boat, R-37)
-S_NST = S_B3_OUT + 1
+S_FOOT_DUE = S_B3_OUT + 1  # contract.FOOT_NONE, FOOT_DUE (pick the foot up after the discard), FOOT_TAKEN
+S_NST = S_FOOT_DUE + 1
 
 # Seat table (hand[p, c]): one row per seat, row MAXP is the snapshot of a pending opening --------
 # Few arrays, many columns: every array of the state costs reference counting on every kernel call
@@ -103,11 +104,13 @@ class SideCount(IntEnum):
     ASKS = 3  # "may I go out?" asked by a seat of the side
     YES = 4  # ... and answered yes by its partner
     TOPS = 5  # top discards taken alone (House-001, R-54)
+    FEET = 6  # feet or kitties picked up (Pennies, Railroad)
 
 
-SC_PICKUPS, SC_FREEZES, SC_B3DISC, SC_ASKS, SC_YES, SC_TOPS = (int(c) for c in SideCount)
+SC_PICKUPS, SC_FREEZES, SC_B3DISC, SC_ASKS, SC_YES, SC_TOPS, SC_FEET = (int(c) for c in SideCount)
 NSC = len(SideCount)
-SIDE_COUNTS = ("pile_pickups", "freezes", "black3_discards", "asks", "yes_answers", "top_takes")  # hands-table names
+SIDE_COUNTS = ("pile_pickups", "freezes", "black3_discards", "asks", "yes_answers", "top_takes",
+               "feet_taken")  # hands-table names
 
 # Side table (side[s, c]) --------------------------------------------------------------------------
 SD_MOR = 0  # [NR] row of the side's open meld of a rank class (the one that takes cards), -1 none.
@@ -151,9 +154,10 @@ class EndReason(IntEnum):
     OUT = 1  # a player went out
     STOCK = 2  # the stock ran out (E-CLASSIC), or the last card was a red three
     CAP = 3  # the simulator's turn cap
+    SEVENS = 4  # a hand of sevens only that may not discard one (Pennies, §3.8 turn step 8)
 
 
-END_OUT, END_STOCK, END_CAP = (int(e) for e in EndReason)
+END_OUT, END_STOCK, END_CAP, END_SEVENS = (int(e) for e in EndReason)
 END_NAMES = {int(e): e.name.lower() for e in EndReason}
 
 # What a phase tells the turn ----------------------------------------------------------------------
@@ -178,7 +182,7 @@ ERR_SAMPLE = 6  # an observation no state can match (sample.sample_nb): an engin
 
 # Events (transcript) ----------------------------------------------------------------------------
 (EV_DEAL, EV_RED3, EV_DRAW, EV_TAKE, EV_MELD, EV_ASK, EV_DISCARD, EV_GOOUT, EV_HANDEND, EV_GAMEEND,
- EV_TOP, EV_RESHUFFLE) = range(1, 13)
+ EV_TOP, EV_RESHUFFLE, EV_FOOT) = range(1, 14)
 EV_TYPE, EV_PLAYER, EV_A, EV_B, EV_C, EV_CARDS, EV_NCARDS, EV_D, EV_E = range(9)  # the fields of an event row
 EVF = 9  # EV_E: the deal's exact-deal flag
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .cards import is_natural_meld_rank_nb, side_of_nb, value_nb
 from .decide import add_opt_nb, choose_nb
-from .goout import cards_kept_nb, may_empty_hand_nb, step_ok_nb
+from .goout import cards_kept_nb, may_empty_hand_nb, sevens_stuck_nb, step_ok_nb
 from .invariants import check_nb
 from .jit import engine_jit
 from .layout import (
@@ -78,6 +78,7 @@ from .meldtable import (
     wild_room_nb,
 )
 from .opening import opening_round_nb
+from .packet import foot_due_nb, pick_up_foot_nb
 from .pile import pickup_nb, rollback_nb, snapshot_nb
 
 
@@ -119,7 +120,6 @@ def enum_meld_nb(R, S, p):
     h = S.hand[p, HC_N] + (st[S_INCOMING] if st[S_PRE] != 0 else 0)
     ncan = canastas_nb(S, s)
     minnat = min_naturals_nb(R)
-    pair_room = wild_room_nb(R, 2, 0)
     last = canasta_size_nb(R) - 1  # one card short of a canasta
     pend = st[S_PEND]
     n = 0
@@ -135,7 +135,7 @@ def enum_meld_nb(R, S, p):
             grows = 1 if size == last else 0
             if nat >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows, pend + v, r, 1, 0, 0, 0, 0):
                 n = add_opt_nb(S, n, O_ADD, m, -1, 0)
-            if wild_room_nb(R, melds[s, m, F_NAT], mw) >= 1:
+            if wild_room_nb(R, r, melds[s, m, F_NAT], mw) >= 1:
                 for wr in WILD_RANKS:
                     if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - 1, ncan + grows,
                                                        pend + value_nb(R, wr), r, 0, 1, 0, wr, 1):
@@ -144,7 +144,7 @@ def enum_meld_nb(R, S, p):
             if nat >= MIN_MELD and minnat <= MIN_MELD:  # a natural meld
                 if step_ok_nb(R, S, p, s, h - MIN_MELD, ncan, pend + MIN_MELD * v, r, MIN_MELD, 0, 1, 0, 0):
                     n = add_opt_nb(S, n, O_NEW, r, MIN_MELD, -1)
-            if nat >= 2 and minnat <= 2 and pair_room >= 1:
+            if nat >= 2 and minnat <= 2 and wild_room_nb(R, r, 2, 0) >= 1:
                 for wr in WILD_RANKS:
                     if hand[p, HC_R + wr] >= 1 and step_ok_nb(R, S, p, s, h - MIN_MELD, ncan,
                                                        pend + 2 * v + value_nb(R, wr), r, 2, 1, 1, wr, 1):
@@ -164,9 +164,11 @@ def enum_meld_nb(R, S, p):
     if st[S_LASTR3] != 0:
         n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
     elif h <= 1 and st[S_PRE] == 0:
-        # stopping here means discarding the last card: that is going out, so it must be legal now;
-        # or keeping it without a discard where the rules allow
-        if may_empty_hand_nb(R, S, s, pend) or (cards_kept_nb(R) <= h and st[S_ANSWER] != ANSWER_YES):
+        # stopping here means discarding the last card: that is going out, so it must be legal now, or
+        # it brings the foot; or keeping it without a discard where the rules allow; or a
+        # seven that may not be discarded, which ends a Pennies hand (§3.8 turn step 8)
+        if may_empty_hand_nb(R, S, s, pend) or (cards_kept_nb(R) <= h and st[S_ANSWER] != ANSWER_YES) \
+                or (foot_due_nb(S) and st[S_ANSWER] != ANSWER_YES) or sevens_stuck_nb(R, S, p):
             n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
     elif st[S_ANSWER] != ANSWER_YES:
         n = add_opt_nb(S, n, O_STOP, 0, 0, 0)
@@ -265,7 +267,9 @@ def meld_phase_from_nb(R, S, F, p, i):
             return res
     while True:
         if S.hand[p, HC_N] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
-            return MELD_OUT  # e.g. the pile was taken with the last cards of the hand
+            if not foot_due_nb(S):
+                return MELD_OUT  # e.g. the pile was taken with the last cards of the hand
+            pick_up_foot_nb(R, S, p)  # the hand emptied by melding with the foot due: at once
         n = enum_meld_nb(R, S, p)
         if n == 0:
             st[S_ERR] = ERR_STUCK

@@ -3,10 +3,13 @@ by kind, the black-three meld.
 
 A side's melds are rows of melds[side] (F_* fields); several melds of one rank may be rows, and
 side[s, SD_MOR + r] points at the open one, the meld of rank class r that takes more cards (in Classic
-every meld stays open: one per rank, R-16). Canastas are counted by kind (side[s, SD_CAN + CK_*]) as
+every meld stays open: one per rank, R-16; where melds close at `meld_cap`, Pennies and Railroad, a
+meld that reaches it leaves the index and the next cards of its rank start a new row, R-92). Canastas are counted by kind (side[s, SD_CAN + CK_*]) as
 cards arrive, so no phase recounts the table. This module is the one that reads the composition rules
 (`min_naturals`, `max_wilds`, `wilds_below_naturals`, `wild_melds`, `wild_tie_big`, black-three meld
-sizes and `black3_close_bonus`) and `canasta_size`; the meld phase, the searches and the scoring ask it."""
+sizes and `black3_close_bonus`, `meld_cap`, `sevens_natural_only`, `sevens_discard_ban`,
+`wild_canasta_small_big`) and `canasta_size`, and which canastas bring a player's foot
+(`foot_canastas`, R-95, R-114); the meld phase, the searches and the scoring ask it."""
 
 from .cards import rank_of_nb, value_nb
 from .jit import engine_jit
@@ -14,7 +17,9 @@ from .layout import (
     CK_BIG_WILD,
     CK_MIXED,
     CK_NATURAL,
+    CK_SEVENS,
     CK_SMALL_WILD,
+    CK_WILD,
     F_JOK,
     F_KIND,
     F_NAT,
@@ -23,6 +28,9 @@ from .layout import (
     F_TURN,
     F_TWO,
     F_VAL,
+    FOOT_DUE,
+    FOOT_NONE,
+    HC_PACKET,
     MIN_MELD,
     MK_BLACK3,
     MK_RANK,
@@ -34,13 +42,22 @@ from .layout import (
     R_B3MAX,
     R_B3MIN,
     R_CANASTA,
+    R_FOOT_KINDS,
     R_MAX_WILD,
+    R_MELD_CAP,
     R_MIN_NAT,
+    R_NSIDES,
+    R_SEVENS,
+    R_SEVENS_BAN,
     R_WILD_LT_NAT,
     R_WILD_MELDS,
+    R_WILD_SPLIT,
     R_WILD_TIE_BIG,
     RK_2,
+    RK_7,
     RK_JK,
+    S_CUR,
+    S_FOOT_DUE,
     S_TURN,
     SD_CAN,
     SD_MOR,
@@ -103,20 +120,109 @@ def black3_meld_ok_nb(R, count):
 
 
 @engine_jit(inline="always")
-def wild_room_nb(R, naturals, wilds):
-    """How many more wilds a rank meld of `naturals` naturals and `wilds` wilds may take: up to
-    `max_wilds` (R-14), and below its naturals where `wilds_below_naturals` (House-001 R-65). Wilds are
-    interchangeable between melds, so the searches count this room per meld."""
+def meld_cap_nb(R):
+    """Cards that close a meld (`meld_cap`, Pennies and Railroad: 7, R-92); 0 where melds grow without end."""
+    return R[R_MELD_CAP]
+
+
+@engine_jit(inline="always")
+def wild_room_nb(R, r, naturals, wilds):
+    """How many more wilds a rank meld of rank class r with `naturals` naturals and `wilds` wilds may
+    take: up to `max_wilds` (R-14), below its naturals where `wilds_below_naturals` (House-001 R-65),
+    none in sevens where `sevens_natural_only` (R-97, R-118), and never past `meld_cap` (R-92). Wilds
+    are interchangeable between melds, so the searches count this room per meld."""
     room = R[R_MAX_WILD] - wilds
     if R[R_WILD_LT_NAT] != 0 and naturals - 1 - wilds < room:
         room = naturals - 1 - wilds
+    if R[R_SEVENS] != 0 and r == RK_7:
+        room = -wilds
+    cap = R[R_MELD_CAP]
+    if cap > 0 and cap - naturals - wilds < room:
+        room = cap - naturals - wilds
     return room
 
 
 @engine_jit(inline="always")
-def rank_meld_ok_nb(R, naturals, wilds):
-    """A rank meld of `naturals` natural cards and `wilds` wild cards is valid (§1.4, R-14, R-65)."""
-    return naturals + wilds >= MIN_MELD and naturals >= R[R_MIN_NAT] and wild_room_nb(R, naturals, wilds) >= 0
+def rank_meld_ok_nb(R, r, naturals, wilds):
+    """A rank meld of rank class r with `naturals` natural cards and `wilds` wild cards is valid (§1.4,
+    R-14, R-65, R-92, R-97)."""
+    return naturals + wilds >= MIN_MELD and naturals >= R[R_MIN_NAT] and wild_room_nb(R, r, naturals, wilds) >= 0
+
+
+@engine_jit
+def capped_take_split_nb(R, r, mn, mw, nat_used, wr):
+    """Capped melds (§1.4, R-92): T and `nat_used` naturals (and a wild of rank class wr, or -1) laid
+    at once on the side's open meld of T's rank (mn naturals, mw wilds; 0 and 0 for none) close it at the
+    cap first, naturals before the wild, and what overflows starts a new meld, which must be valid.
+    Returns (naturals and wilds into the open meld, naturals and wilds of the new one, the naturals of
+    the rank the player must add from hand to make it valid), the last -1 if the take cannot be."""
+    cap = R[R_MELD_CAP]
+    nats = 1 + nat_used
+    wilds = 1 if wr >= 0 else 0
+    room = cap - mn - mw
+    a = nats if nats < room else room
+    b = wilds if wilds < room - a else room - a
+    nn = nats - a
+    nw = wilds - b
+    if wild_room_nb(R, r, mn + a, mw + b) < 0:
+        return a, b, nn, nw, -1
+    if nn + nw == 0:
+        return a, b, nn, nw, 0
+    extra = MIN_MELD - nn - nw if nn + nw < MIN_MELD else 0
+    if nn + extra < R[R_MIN_NAT]:
+        extra = R[R_MIN_NAT] - nn
+    if wild_room_nb(R, r, nn + extra, nw) < 0:
+        return a, b, nn, nw, -1
+    return a, b, nn, nw, extra
+
+
+@engine_jit(inline="always")
+def sevens_kind_nb(R):
+    """Sevens meld without wilds and make a canasta kind of their own (Pennies R-97, Railroad R-118)."""
+    return R[R_SEVENS] != 0
+
+
+@engine_jit
+def seven_discardable_nb(R, S):
+    """A seven may be discarded: always, but where `sevens_discard_ban` (Pennies, R-97) only once every
+    side has completed a sevens canasta (a going-out discard never is one: discard.py, goout.py)."""
+    if R[R_SEVENS_BAN] == 0:
+        return True
+    for s in range(R[R_NSIDES]):
+        if S.side[s, SD_CAN + CK_SEVENS] == 0:
+            return False
+    return True
+
+
+@engine_jit(inline="always")
+def sevens_banned_last_nb(R):
+    """A seven is never the going-out discard (`sevens_discard_ban`, Pennies, R-97)."""
+    return R[R_SEVENS_BAN] != 0
+
+
+@engine_jit(inline="always")
+def foot_kinds_nb(R):
+    """The canasta kinds (bits 1 << CK_*) whose first personal completion brings the foot (R-95, R-114)."""
+    return R[R_FOOT_KINDS]
+
+
+@engine_jit(inline="always")
+def completed_kind_nb(R, r, naturals, wilds, jokers):
+    """The kind of the canasta a meld of rank class r (RK_JK: a wild meld, `jokers` of its wilds
+    jokers) becomes at this composition, -1 short of a canasta."""
+    if naturals + wilds < R[R_CANASTA]:
+        return -1
+    if r == RK_JK:
+        if R[R_WILD_SPLIT] == 0:
+            return CK_WILD
+        # R-35: decided by the final composition; more jokers than twos is big, a tie small (or big)
+        twos = wilds - jokers
+        if jokers > twos or (jokers == twos and R[R_WILD_TIE_BIG] != 0):
+            return CK_BIG_WILD
+        return CK_SMALL_WILD
+    if r == RK_7 and R[R_SEVENS] != 0:
+        return CK_SEVENS
+    return CK_NATURAL if wilds == 0 else CK_MIXED
 
 
 # Rows ------------------------------------------------------------------------------------------
@@ -135,14 +241,8 @@ def canasta_kind_nb(R, S, s, m):
     row = S.melds[s, m]
     if row[F_KIND] == MK_BLACK3:
         return -1
-    if row[F_NAT] + row[F_TWO] + row[F_JOK] < R[R_CANASTA]:
-        return -1
-    if row[F_KIND] == MK_WILD:
-        # R-35: decided by the final composition; more jokers than twos is big, a tie small (or big)
-        if row[F_JOK] > row[F_TWO] or (row[F_JOK] == row[F_TWO] and R[R_WILD_TIE_BIG] != 0):
-            return CK_BIG_WILD
-        return CK_SMALL_WILD
-    return CK_NATURAL if row[F_TWO] + row[F_JOK] == 0 else CK_MIXED
+    r = RK_JK if row[F_KIND] == MK_WILD else row[F_RANK]
+    return completed_kind_nb(R, r, row[F_NAT], row[F_TWO] + row[F_JOK], row[F_JOK])
 
 
 @engine_jit(inline="always")
@@ -189,6 +289,23 @@ def meld_put_nb(R, S, s, m, k):
             S.side[s, SD_NCAN] -= 1
         S.side[s, SD_CAN + after] += 1
         S.side[s, SD_NCAN] += 1
+        if before < 0:
+            canasta_completed_nb(R, S, s, m, after)
+
+
+@engine_jit
+def canasta_completed_nb(R, S, s, m, kind):
+    """Meld m of side s has just become a canasta of `kind`: where melds close at `meld_cap` it leaves
+    the open-meld index (R-92), and the player in turn, who placed its last card, has earned the foot
+    if it is still face down and the kind is one that brings it (R-95, R-114)."""
+    cap = R[R_MELD_CAP]
+    if cap > 0 and msize_nb(S, s, m) >= cap:
+        r = S.melds[s, m, F_RANK]
+        if S.side[s, SD_MOR + r] == m:
+            S.side[s, SD_MOR + r] = -1
+    p = S.st[S_CUR]
+    if (R[R_FOOT_KINDS] >> kind) & 1 and S.hand[p, HC_PACKET] > 0 and S.st[S_FOOT_DUE] == FOOT_NONE:
+        S.st[S_FOOT_DUE] = FOOT_DUE
 
 
 @engine_jit
@@ -208,9 +325,10 @@ def truncate_melds_nb(R, S, s, nm):
     index and the canasta counts are rebuilt from the rows that stay."""
     clear_side_melds_nb(S, s)
     S.side[s, SD_NM] = nm
+    cap = R[R_MELD_CAP]
     for m in range(nm):
         row = S.melds[s, m]
-        if row[F_KIND] == MK_RANK or row[F_KIND] == MK_WILD:
+        if (row[F_KIND] == MK_RANK or row[F_KIND] == MK_WILD) and (cap == 0 or msize_nb(S, s, m) < cap):
             S.side[s, SD_MOR + row[F_RANK]] = m
         c = canasta_kind_nb(R, S, s, m)
         if c >= 0:

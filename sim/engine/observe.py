@@ -31,6 +31,7 @@ from .layout import (
     OB_DEALER,
     OB_DP,
     OB_FEET,
+    OB_FOOT_DUE,
     OB_FROZEN,
     OB_HAND,
     OB_HANDNO,
@@ -77,6 +78,7 @@ from .layout import (
     S_BLOCK,
     S_CUR,
     S_DEALER,
+    S_FOOT_DUE,
     S_FROZEN,
     S_HANDNO,
     S_LAID0,
@@ -101,6 +103,7 @@ from .layout import (
     ob_known,
 )
 from .rng import next_u32_nb
+from .table import foot_size_nb
 
 
 @engine_jit(inline="always")
@@ -142,11 +145,12 @@ def observe_nb(R, S, p, dp, n):
     o[OB_LAID_NOW] = st[S_LAIDT]
     o[OB_ADDED_OLD] = st[S_ADDED_OLD]
     o[OB_LAST_RED3] = st[S_LASTR3]
+    o[OB_FOOT_DUE] = st[S_FOOT_DUE]
     kb = ob_known(o)
     for q in range(MAXP):
         o[OB_HANDS + q] = S.hand[q, HC_N]
         o[OB_FEET + q] = S.hand[q, HC_PACKET]
-        o[OB_PACKETS_TAKEN + q] = 0
+        o[OB_PACKETS_TAKEN + q] = 1 if q < R[R_PLAYERS] and foot_size_nb(R) > 0 and S.hand[q, HC_PACKET] == 0 else 0
         o[OB_SEAT_TURNS + q] = S.hand[q, HC_TURNS]
     for q in range(R[R_PLAYERS]):  # the slots of absent seats keep the 0 they were made with
         o[OB_SEAT_LAID + q] = S.hand[q, HC_LAID]

@@ -14,12 +14,13 @@ from .layout import (
     R_MTAB_THR,
     R_OPEN_ROUNDS,
     RK_2,
+    RK_A,
     RK_JK,
     S_TOOK,
     SD_MELDED,
     SD_REQ,
 )
-from .meldtable import min_naturals_nb, wild_melds_nb, wild_room_nb
+from .meldtable import meld_cap_nb, min_naturals_nb, wild_melds_nb, wild_room_nb
 
 
 @engine_jit(inline="always")
@@ -54,10 +55,11 @@ def opening_still_needed_nb(R, S, s, pend_after):
 def max_meld_value_nb(R, h, trank, troom, scratch):
     """Most value meldable from rank counts h, given an already started meld of rank `trank` (or -1)
     that has room for `troom` more wilds (meldtable.wild_room_nb, with h[trank] more naturals in it),
-    by a side with no wild meld yet (three wilds or more may make one where the rules allow, R-35). Exact for rank-meld rules without a cap: wilds are placed jokers first,
+    by a side with no wild meld yet (three wilds or more may make one where the rules allow, R-35). Exact for rank-meld rules without a cap (with `meld_cap` an upper bound: the meld phase gives
+a short opening back): wilds are placed jokers first,
     pairs are opened best first, and every k (number of pairs opened) is tried."""
     minnat = min_naturals_nb(R)
-    pair_room = wild_room_nb(R, 2, 0)  # an opened pair takes one wild, and at most this many
+    pair_room = wild_room_nb(R, RK_A, 2, 0)  # an opened pair takes one wild, and at most this many
     base = 0
     slots = 0
     npairs = 0
@@ -71,8 +73,8 @@ def max_meld_value_nb(R, h, trank, troom, scratch):
             slots += troom
         elif n >= MIN_MELD and n >= minnat:
             base += n * v
-            slots += wild_room_nb(R, n, 0)
-        elif n == 2 and minnat <= 2 and pair_room >= 1:
+            slots += wild_room_nb(R, r, n, 0)
+        elif n == 2 and minnat <= 2 and pair_room >= 1 and wild_room_nb(R, r, 2, 0) >= 1:
             # insert 2v into scratch, kept in descending order
             x = 2 * v
             j = npairs - 1
@@ -84,6 +86,8 @@ def max_meld_value_nb(R, h, trank, troom, scratch):
     jok = h[RK_JK]
     two = h[RK_2]
     wilds = jok + two
+    if meld_cap_nb(R) > 0:
+        slots = wilds  # closed melds and new rows of a rank (R-92): a bound that counts every wild
     every_wild = jok * value_nb(R, RK_JK) + two * value_nb(R, RK_2)
     best = -1
     pairsum = 0

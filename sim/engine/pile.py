@@ -14,6 +14,7 @@ from .layout import (
     F_PLAYER,
     F_TURN,
     F_TWO,
+    FOOT_NONE,
     HC_KNOWN,
     HC_N,
     HC_R,
@@ -35,6 +36,7 @@ from .layout import (
     S_BLOCK,
     S_EV_N,
     S_EVC_N,
+    S_FOOT_DUE,
     S_FROZEN,
     S_INCOMING,
     S_LAIDT,
@@ -69,7 +71,9 @@ from .log import log_nb, logc_nb
 from .meldtable import (
     canasta_size_nb,
     canastas_nb,
+    capped_take_split_nb,
     lay_from_hand_nb,
+    meld_cap_nb,
     meld_new_nb,
     meld_put_nb,
     min_naturals_nb,
@@ -145,25 +149,35 @@ def enum_take_nb(R, S, p, n):
     csize = canasta_size_nb(R)
     tv = value_nb(R, r)
     w = S.st[S_WORK:]
+    capped = meld_cap_nb(R) > 0
     # M1: T with two naturals of its rank
-    if (mask & MASK_M1) and nat >= 2:
+    extra = 0
+    if capped:
+        _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, 2, -1)
+    if (mask & MASK_M1) and extra >= 0 and nat >= 2 + extra:
         if not melded:
             for x in range(NR):
                 w[x] = S.hand[p, HC_R + x]
             w[r] -= 2
             tmeld = MIN_MELD * tv
-            room = wild_room_nb(R, MIN_MELD + w[r], 0)  # T and the pair, and the rank's other naturals
+            room = wild_room_nb(R, r, MIN_MELD + w[r], 0)  # T and the pair, and the rank's other naturals
             best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
             if premeld_take_ok_nb(R, S, p, s, r, 2, -1, tmeld, best, h - 2 + incoming):
                 n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
         else:
             nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
-            if take_ok_nb(R, S, p, s, r, 2, -1, h - 2 + incoming, nc):
+            if take_ok_nb(R, S, p, s, r, 2, -1, h - 2 - extra + incoming, nc):
                 n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
     # M2: T with one natural and one wild
     if (mask & MASK_M2) and nat >= 1 and min_naturals_nb(R) <= 2:
         for wr in WILD_RANKS:
-            if S.hand[p, HC_R + wr] == 0 or wild_room_nb(R, mn + 2, mw) < 1:
+            if S.hand[p, HC_R + wr] == 0:
+                continue
+            if capped:
+                _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, 1, wr)
+                if extra < 0 or nat < 1 + extra:
+                    continue
+            elif wild_room_nb(R, r, mn + 2, mw) < 1:
                 continue
             if not melded:
                 for x in range(NR):
@@ -171,13 +185,13 @@ def enum_take_nb(R, S, p, n):
                 w[r] -= 1
                 w[wr] -= 1
                 tmeld = 2 * tv + value_nb(R, wr)
-                room = wild_room_nb(R, 2 + w[r], 1)  # T, the natural and the wild, and the rank's others
+                room = wild_room_nb(R, r, 2 + w[r], 1)  # T, the natural and the wild, and the rank's others
                 best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
                 if premeld_take_ok_nb(R, S, p, s, r, 1, wr, tmeld, best, h - 2 + incoming):
                     n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
             else:
                 nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
-                if take_ok_nb(R, S, p, s, r, 1, wr, h - 2 + incoming, nc):
+                if take_ok_nb(R, S, p, s, r, 1, wr, h - 2 - extra + incoming, nc):
                     n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
     # M3: T laid off on the side's meld of its rank
     if (mask & MASK_M3) and melded and m >= 0:
@@ -226,6 +240,7 @@ def rollback_nb(R, S, p):
     st[S_INCOMING] = 0
     st[S_TOOK] = 0
     st[S_LAIDT] = 0
+    st[S_FOOT_DUE] = FOOT_NONE  # nothing laid this turn stays, so no canasta brought the foot
 
 
 @engine_jit(inline="always")
@@ -259,6 +274,22 @@ def pickup_nb(R, S, p):
 
 
 @engine_jit
+def capped_take_lay_nb(R, S, p, s, r, m, em, nat_used, wr):
+    """Lay a take's method cards where melds close at the cap (R-92): onto meld m (T's, logged in
+    event em) until it closes, the rest and the naturals meldtable.capped_take_split_nb asks for into a new
+    meld. Returns their value."""
+    value = 0
+    for j in range(nat_used + (1 if wr >= 0 else 0)):
+        if S.side[s, SD_MOR + r] != m:  # m closed at the cap: the rest starts a new meld
+            m = meld_new_nb(S, p, s, MK_RANK, r)
+            em = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
+        value += lay_from_hand_nb(R, S, p, s, m, em, r if j < nat_used else wr, 1)
+    while msize_nb(S, s, m) < MIN_MELD or S.melds[s, m, F_NAT] < min_naturals_nb(R):
+        value += lay_from_hand_nb(R, S, p, s, m, em, r, 1)
+    return value
+
+
+@engine_jit
 def apply_take_nb(R, S, p, method, wr):
     """Meld T by the chosen method (step 3). Returns TAKE_PENDING when the side must still complete
     its initial meld from hand before the pile may be picked up, else TAKE_DONE."""
@@ -285,7 +316,11 @@ def apply_take_nb(R, S, p, method, wr):
     meld_put_nb(R, S, s, m, top)
     logc_nb(S, em, top)
     value = value_nb(R, r)
-    if method == TAKE_M1:
+    if meld_cap_nb(R) > 0:
+        if method != TAKE_M3:
+            value += capped_take_lay_nb(R, S, p, s, r, m, em, 2 if method == TAKE_M1 else 1,
+                                        wr if method == TAKE_M2 else -1)
+    elif method == TAKE_M1:
         value += lay_from_hand_nb(R, S, p, s, m, em, r, 2)
     elif method == TAKE_M2:
         value += lay_from_hand_nb(R, S, p, s, m, em, r, 1) + lay_from_hand_nb(R, S, p, s, m, em, wr, 1)

@@ -10,9 +10,9 @@ player in turn has done this turn, and the cards every seat saw go into a hand w
 
 The hidden pool is the pack less everything seen. Suits matter only for red and black threes, so
 meld rows take the first kinds of their rank left in the pool, black threes for a black-three meld;
-red threes can only be in the stock. The cards known to be in a hand go to it first; the rest are
+red threes can only be in the stock or a face-down foot. The cards known to be in a hand go to it first; the rest are
 shuffled with the engine's generator (rng.py), seeded from `seed`, and fill the other hands to
-their sizes and the stock. At an answer (D11) the asker has asked, which it may only do when it
+their sizes, the feet still face down and the stock. At an answer (D11) the asker has asked, which it may only do when it
 could go out: its hand is dealt again until it could (rejection sampling). A pending opening (§1.7) gets its snapshot back: the hand before this
 turn's melds, and for a pending pile take the taken top card under the pile, so a rollback works
 as in the game. Only the table's shape is read from the rules; the pack comes from deal.py."""
@@ -54,6 +54,7 @@ from .layout import (
     OB_DEALER,
     OB_DP,
     OB_FEET,
+    OB_FOOT_DUE,
     OB_FROZEN,
     OB_HAND,
     OB_HANDNO,
@@ -97,6 +98,7 @@ from .layout import (
     S_DEALER,
     S_DRNG,
     S_ERR,
+    S_FOOT_DUE,
     S_FROZEN,
     S_HANDNO,
     S_INCOMING,
@@ -132,7 +134,7 @@ from .layout import (
     ob_known,
 )
 from .rng import seed_rng_nb
-from .table import hadd_nb, shuffle_stock_nb
+from .table import hadd_nb, packet_lo_nb, shuffle_stock_nb
 
 SAMPLE_STREAM = 1 << 41  # key of a sample's shuffle, apart from the deal streams (key 0) and play (1 << 40)
 SAMPLE_PLAY = 1 << 42  # key of the sampled state's own play stream (the random words its strategies see)
@@ -195,6 +197,7 @@ def sample_table_nb(R, obs, S):
     # sees the restriction (whether it held a copy already is private), so an answer's sample has none
     st[S_TOP_BAN] = obs[OB_TOP_TAKEN] if obs[OB_DP] != DP_ANSWER else -1
     st[S_B3_OUT] = 0
+    st[S_FOOT_DUE] = obs[OB_FOOT_DUE]
     kb = ob_known(obs)
     for q in range(MAXP + 1):
         for c in range(HC_N + 1):
@@ -345,7 +348,10 @@ def sample_nb(R, obs, S, seed):
             m += 1
     red_h = w[RED3_H]  # the pool's counts: the go-out search below works in the same scratch
     red_d = w[RED3_D]
-    if m < need or m - need + red_h + red_d != obs[OB_STOCK_N]:
+    feet = 0
+    for q in range(n):
+        feet += obs[OB_FEET + q]
+    if m < need or m - need + red_h + red_d != obs[OB_STOCK_N] + feet:
         st[S_ERR] = ERR_SAMPLE
         return
     # at an answer the asker has asked, so it could go out (§1.9): rejection sampling deals it
@@ -379,4 +385,13 @@ def sample_nb(R, obs, S, seed):
         S.stock[m] = RED3_D
         m += 1
     shuffle_stock_nb(S, m)
+    # the feet still face down, from the top of the shuffled pool to their place (table.py)
+    if feet > 0 and m > packet_lo_nb(R, S, n - 1):
+        st[S_ERR] = ERR_SAMPLE  # the pool would overlap the feet's place: never with a hand of a foot or more
+        return
+    for q in range(n):
+        lo = packet_lo_nb(R, S, q)
+        for i in range(obs[OB_FEET + q]):
+            m -= 1
+            S.stock[lo + i] = S.stock[m]
     st[S_STOCK_N] = m

@@ -1,7 +1,8 @@
 """Scoring a hand (§1.11, §3.1 scoring): every component in points, per side (docs/rules.md 2.7).
 This module reads the bonus and red-three rules (`canasta_bonus_*`, `red3_points`,
-`red3_negative_if_no_meld`, `table_negative_without_canasta`, `going_out_bonus`, `concealed_total`,
-`exact_deal_bonus`)."""
+`red3_negative_if_no_meld`, `red3_negative_without_sevens`, `table_negative_without_canasta`,
+`going_out_bonus`, `concealed_total`, `exact_deal_bonus`, `unpicked_foot_red3`): feet never picked up
+count against their side in `other` (R-96, R-115, R-154)."""
 
 from .cards import side_of_nb
 from .jit import engine_jit
@@ -13,16 +14,20 @@ from .layout import (
     C_OTHER,
     C_RED3,
     C_TOTAL,
+    CK_SEVENS,
     END_OUT,
     F_VAL,
+    HC_PACKET,
     NCK,
     R_CANBONUS,
     R_CONC_BONUS,
     R_EXACT_BONUS,
+    R_FOOT_R3,
     R_GO_BONUS,
     R_NSIDES,
     R_PLAYERS,
     R_RED3_NEG,
+    R_RED3_NEG_SEVENS,
     R_RED3TAB,
     R_TABLE_NEG,
     S_B3_OUT,
@@ -39,9 +44,9 @@ from .layout import (
     SD_RED3,
 )
 from .meldtable import black3_close_bonus_nb
-from .table import hand_value_nb
+from .table import hand_value_nb, packet_value_nb
 
-RED3_TABLE = 9  # red-three points for 0 .. 8 threes; more count as 8
+RED3_TABLE = 9  # red-three points for 0 .. 8 threes; each one more adds the table's last step
 
 
 @engine_jit(inline="always")
@@ -61,9 +66,15 @@ def red3_points_nb(R, S, s):
     """Side s's red threes (`red3_points`): negative when it has melded nothing (R-12, R-19), or in
     Boat when it has no canasta (R-34)."""
     k = S.side[s, SD_RED3]
-    v = R[R_RED3TAB + (k if k < RED3_TABLE else RED3_TABLE - 1)]
+    if k < RED3_TABLE:
+        v = R[R_RED3TAB + k]
+    else:  # Railroad's packs hold more than 8 (R-115): each further one adds the last step
+        last = R[R_RED3TAB + RED3_TABLE - 1]
+        v = last + (k - RED3_TABLE + 1) * (last - R[R_RED3TAB + RED3_TABLE - 2])
     if S.side[s, SD_NM] == 0 and R[R_RED3_NEG] != 0:
         return -v  # a side that has melded nothing pays for its red threes (R-12)
+    if R[R_RED3_NEG_SEVENS] != 0 and S.side[s, SD_CAN + CK_SEVENS] == 0:
+        return -v  # Pennies: without a sevens canasta they count against the side (§3.8 scoring 3)
     if table_negative_nb(R, S, s):
         return -v
     return v
@@ -90,15 +101,18 @@ def score_hand_nb(R, S):
             if st[S_B3_OUT] != 0:
                 go = black3_close_bonus_nb(R)  # R-37: in place of the going-out bonus
         inh = 0
+        feet = 0
         for p in range(R[R_PLAYERS]):
             if side_of_nb(R, p) == s:
                 inh -= hand_value_nb(R, S, p)
+                if S.hand[p, HC_PACKET] > 0:
+                    feet -= packet_value_nb(R, S, p, -R[R_FOOT_R3])  # R-96, R-115, R-154
         c = S.side[s, SD_COMP:SD_COMP + C_TOTAL + 1]
         c[C_MELDED] = melded
         c[C_CANASTAS] = can
         c[C_RED3] = red3_points_nb(R, S, s)
         c[C_GOING_OUT] = go
         c[C_IN_HAND] = inh
-        c[C_OTHER] = R[R_EXACT_BONUS] if st[S_EXACT] != 0 and s == dealer_side else 0  # R-04
+        c[C_OTHER] = feet + (R[R_EXACT_BONUS] if st[S_EXACT] != 0 and s == dealer_side else 0)  # R-04
         c[C_TOTAL] = melded + can + c[C_RED3] + go + inh + c[C_OTHER]
         S.side[s, SD_CUM] += c[C_TOTAL]

@@ -1,4 +1,5 @@
-"""The end of the stock (§1.10). E-RESHUFFLE (Boat, R-39): the pile, shuffled, becomes the stock when a
+"""The end of the stock (§1.10). E-VOLUNTARY (Pennies R-99, Railroad R-120): at an empty stock the
+player takes the pile by a legal method or ends the hand. E-RESHUFFLE (Boat, R-39): the pile, shuffled, becomes the stock when a
 card is needed, and the hand ends when both are empty. E-CLASSIC (R-05, R-06): once the stock is empty, each player must
 take the pile when its top card can be laid off on the side's meld (M3) and may take it by any other
 legal method; a player who cannot or will not take it ends the hand. A red three drawn as the last
@@ -13,6 +14,7 @@ from .layout import (
     END_STOCK,
     EOS_CLASSIC,
     EOS_RESHUFFLE,
+    EOS_VOLUNTARY,
     ERR_RULE,
     HC_LAID,
     O_DRAW,
@@ -44,15 +46,18 @@ def empty_stock_options_nb(R, S, n):
     """The draw step at an empty stock, given the n legal takes in S.opts. E-CLASSIC: 0 (the hand
     ends), the takes alone when one is forced, or the takes and O_END (decline and end the hand).
     E-RESHUFFLE: the takes, and a draw from the pile turned into the stock while it holds cards; 0 when
-    both are empty (the hand ends, R-149)."""
+    both are empty (the hand ends, R-149). E-VOLUNTARY (Pennies, Railroad): the takes and O_END, a take
+    never forced (R-99, R-120)."""
     if R[R_EOS] == EOS_RESHUFFLE:
         if S.st[S_PILE_N] > 0:
             return add_opt_nb(S, n, O_DRAW, 0, 0, 0)
         return n
-    if R[R_EOS] != EOS_CLASSIC:
-        S.st[S_ERR] = ERR_RULE  # rules.validate admits E-CLASSIC and E-RESHUFFLE only: never reached
-        return 0
     if n == 0:
+        return 0
+    if R[R_EOS] == EOS_VOLUNTARY:
+        return add_opt_nb(S, n, O_END, 0, 0, 0)  # a take is never forced (R-99, R-120)
+    if R[R_EOS] != EOS_CLASSIC:
+        S.st[S_ERR] = ERR_RULE  # rules.validate admits the three rules above only: never reached
         return 0
     for i in range(n):
         if S.opts[i, OPT_A] == TAKE_M3:

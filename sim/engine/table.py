@@ -1,7 +1,10 @@
 """Cards changing places (all phases): hands, the stock, the pile and the red-three areas.
 
 Hands are counted by card kind and by rank class (hand[p, k], hand[p, HC_R + r]); the stock's top
-is stock[S_STOCK_N - 1]; the pile is bottom first. Which suit leaves a hand when a rank is melded is
+is stock[S_STOCK_N - 1]; the pile is bottom first. The feet or kitties (`foot_size`, Pennies and
+Railroad) lie face down at the far end of the stock's array, seat p's the `foot_size` cards below
+those of seats before it: the stock never grows back over them (no variant with feet reshuffles), so
+a 216- or 648-card game needs no array that a Classic game carries. Which suit leaves a hand when a rank is melded is
 the engine's choice (S H D C), since suits do not matter in the rank-meld games."""
 
 from .cards import rank_of_nb, value_nb
@@ -11,10 +14,14 @@ from .layout import (
     EV_RESHUFFLE,
     HC_KNOWN,
     HC_N,
+    HC_PACKET,
     HC_R,
     JOKER,
     NR,
     R_B3_HAND,
+    R_FOOT,
+    RED3_D,
+    RED3_H,
     RK_3,
     RK_JK,
     S_BLOCK,
@@ -130,3 +137,32 @@ def reshuffle_nb(S, p):
     ei = log_nb(S, EV_RESHUFFLE, p, 0, 0, 0, 0)
     for j in range(n - 1, -1, -1):
         logc_nb(S, ei, S.stock[j])
+
+
+@engine_jit(inline="always")
+def foot_size_nb(R):
+    """Cards in each player's foot or kitty (`foot_size`), 0 where the variant has none."""
+    return R[R_FOOT]
+
+
+@engine_jit(inline="always")
+def packet_lo_nb(R, S, p):
+    """Where seat p's face-down foot starts in S.stock (module docstring); it holds
+    S.hand[p, HC_PACKET] cards from there on (all of them until picked up, then none)."""
+    return S.stock.shape[0] - (p + 1) * R[R_FOOT]
+
+
+@engine_jit
+def packet_value_nb(R, S, p, red3):
+    """Points of seat p's foot while still face down: its cards at their values as if held, each red
+    three at `red3` (R-96, R-115)."""
+    v = 0
+    lo = packet_lo_nb(R, S, p)
+    for i in range(S.hand[p, HC_PACKET]):
+        k = S.stock[lo + i]
+        if k == RED3_H or k == RED3_D:
+            v += red3
+        else:
+            r = rank_of_nb(k)
+            v += R[R_B3_HAND] if r == RK_3 else value_nb(R, r)
+    return v

@@ -9,7 +9,7 @@ from .ask import apply_answer_nb, apply_ask_nb, enum_ask_nb
 from .decide import choose_nb
 from .discard import apply_discard_nb, enum_discard_nb
 from .draw import apply_draw_step_nb, end_pending_take_nb, enum_draw_step_nb
-from .goout import go_out_nb, keeps_last_card_nb
+from .goout import go_out_nb, keeps_last_card_nb, sevens_stuck_nb
 from .invariants import check_nb
 from .jit import engine_jit
 from .layout import (
@@ -21,8 +21,10 @@ from .layout import (
     DP_DISCARD,
     DP_DRAW,
     DP_MELD,
+    END_SEVENS,
     END_STOCK,
     ERR_STUCK,
+    FOOT_NONE,
     HC_LAID,
     HC_N,
     HC_TURNS,
@@ -36,6 +38,7 @@ from .layout import (
     S_CUR,
     S_ENDED,
     S_ERR,
+    S_FOOT_DUE,
     S_INCOMING,
     S_LAID0,
     S_LAIDT,
@@ -48,6 +51,7 @@ from .layout import (
     TURN_START,
 )
 from .meld import meld_phase_from_nb
+from .packet import foot_due_nb, pick_up_foot_nb
 from .stockend import end_at_stock_nb, end_last_red3_nb, last_red3_nb, take_ends_hand_nb
 
 
@@ -69,6 +73,7 @@ def begin_turn_nb(S, p):
     st[S_LAID0] = S.hand[p, HC_LAID]
     st[S_LAIDT] = 0
     st[S_TOP_BAN] = -1
+    st[S_FOOT_DUE] = FOOT_NONE
 
 
 @engine_jit(inline="always")
@@ -153,9 +158,12 @@ def turn_nb(R, S, F, p, seat, at, i):
             return
         k = -1
         if not keeps_last_card_nb(R, S, p):  # a last card that may not go out is kept, not discarded
-            n = enum_discard_nb(S, p)
+            n = enum_discard_nb(R, S, p)
             if n == 0:
-                st[S_ERR] = ERR_STUCK
+                if sevens_stuck_nb(R, S, p):
+                    st[S_ENDED] = END_SEVENS  # sevens only, none discardable: the hand ends (§3.8 step 8)
+                else:
+                    st[S_ERR] = ERR_STUCK
                 return
             j = choose_nb(R, S, F, p, DP_DISCARD, n)
             if st[S_ERR] != 0:
@@ -163,8 +171,11 @@ def turn_nb(R, S, F, p, seat, at, i):
             k = S.opts[j, OPT_A]
     if k >= 0:
         apply_discard_nb(R, S, p, k)
-        # going out by discarding the last card (§1.9), or the next player's turn
-        if S.hand[p, HC_N] == 0:
+        # the foot earned this turn, going out by discarding the last card (§1.9), or the
+        # next player's turn
+        if foot_due_nb(S):
+            pick_up_foot_nb(R, S, p)
+        elif S.hand[p, HC_N] == 0:
             go_out_nb(R, S, p)
             return
     if st[S_BLOCK] == p:

@@ -318,7 +318,7 @@ def test_b9_r34_one_red_three_plus_100_with_a_canasta_minus_100_without():
 
 
 def test_b10_r36_five_naturals_and_four_wilds_is_a_legal_boat_meld():
-    assert rank_meld_ok_nb(boat().R, 5, 4)
+    assert rank_meld_ok_nb(boat().R, L.RK_A, 5, 4)
     # built card by card, each step offered by the engine: J J J, two more jacks, then four wilds
     t = boat("boat-2p").meld(0, "QS QH QD").hand(0, "JS JH JD JC JS 2C 2D 2H JK 5S 6H")
     step(t, 0, (L.O_NEW, J, 3, -1))
@@ -635,8 +635,8 @@ def test_r35_a_wild_canasta_counts_for_closing():
 
 def test_r36_wilds_stay_below_naturals_without_a_cap():
     R = boat().R
-    assert [bool(rank_meld_ok_nb(R, n, w)) for n, w in ((2, 1), (2, 2), (3, 2), (3, 3), (5, 4), (5, 5), (8, 7))] \
-        == [True, False, True, False, True, False, True]
+    pairs = ((2, 1), (2, 2), (3, 2), (3, 3), (5, 4), (5, 5), (8, 7))
+    assert [bool(rank_meld_ok_nb(R, L.RK_A, n, w)) for n, w in pairs] == [True, False, True, False, True, False, True]
     # J J J 2 2 (3 naturals, 2 wilds): no third wild while it would equal the naturals
     t = boat("boat-2p").meld(0, "JS JH JD 2C 2D").hand(0, "JK 2H JC 5S 6H")
     m = meld_row(t, 0, J)

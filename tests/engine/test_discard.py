@@ -19,7 +19,7 @@ def discard(t: Table, seat: int, card: str) -> Table:
 
 def test_any_card_held_is_a_discard_option():
     t = Table().hand(0, "5S 5S 9H JK")
-    n = enum_discard_nb(t.S, 0)
+    n = enum_discard_nb(t.R, t.S, 0)
     assert sorted(int(t.S.opts[i, L.OPT_A]) for i in range(n)) == sorted({parse_card(c) for c in "5S 9H JK".split()})
 
 

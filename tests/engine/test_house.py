@@ -62,7 +62,7 @@ def top_options(t: Table, seat: int) -> list[tuple[int, int, int, int]]:
 
 
 def discards(t: Table, seat: int) -> list[str]:
-    n = enum_discard_nb(t.S, seat)
+    n = enum_discard_nb(t.R, t.S, seat)
     return sorted(card_name(int(t.S.opts[i, L.OPT_A])) for i in range(n))
 
 
@@ -110,7 +110,7 @@ def test_h001_1_player_went_out_scores_815():
 def test_h001_2_r64_canasta_example_one_scores_430():
     # 4 J (40) + 2 twos (40) + 1 joker (50) = 130, mixed canasta 300: 430, not the seed's printed 390
     t = house("house-001-4p").meld(0, "JS JH JD JC 2C 2D JK")
-    assert rank_meld_ok_nb(t.R, 4, 3)  # 3 wilds < 4 naturals, and at most 3
+    assert rank_meld_ok_nb(t.R, L.RK_A, 4, 3)  # 3 wilds < 4 naturals, and at most 3
     a = t.score(out_seat=None)[0]
     assert (a["melded"], a["canastas"], a["total"]) == (130, 300, 430)
 
@@ -178,7 +178,7 @@ def test_h001_6_r65_wild_wild_j_and_j_j_wild_wild_are_illegal():
     for variant in ("classic-4p", "house-003-4p"):
         u = house(variant).meld(0, out).meld(0, NATURAL_QUEENS).hand(0, "JS JH 2C JK 5S")
         assert u.can_go_out(0), variant
-    assert not rank_meld_ok_nb(t.R, 1, 2) and not rank_meld_ok_nb(t.R, 2, 2)
+    assert not rank_meld_ok_nb(t.R, L.RK_A, 1, 2) and not rank_meld_ok_nb(t.R, L.RK_A, 2, 2)
 
 
 def test_h001_7_r51_meld_8_8_8_scores_15():

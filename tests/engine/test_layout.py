@@ -19,10 +19,10 @@ ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
 
 # lowest first: a module may import only modules before it
 ORDER = ["contract", "layout", "jit", "cards", "rng", "state", "log", "table", "meldtable", "opening", "score",
-         "invariants", "observe", "decide", "goout", "deal", "sample", "pile", "meld", "ask", "discard", "stockend",
-         "draw", "turn", "game"]
-PHASES = ["deal", "draw", "pile", "meldtable", "opening", "meld", "ask", "goout", "discard", "stockend", "score",
-          "turn", "game"]
+         "invariants", "observe", "decide", "goout", "deal", "packet", "sample", "pile", "meld", "ask", "discard",
+         "stockend", "draw", "turn", "game"]
+PHASES = ["deal", "packet", "draw", "pile", "meldtable", "opening", "meld", "ask", "goout", "discard", "stockend",
+          "score", "turn", "game"]
 SHAPE = {"R_PLAYERS", "R_NSIDES", "R_LEN"}  # the table's shape, read wherever seats or sides are walked
 NOT_PHASES = {"contract", "layout", "invariants", "state"}  # define or check the layout, play no rule
 
@@ -142,7 +142,25 @@ def test_heuristic_refuses_an_option_kind_it_does_not_know():
 
 
 def test_enums_name_the_codes_the_kernels_use():
-    assert layout.END_NAMES == {1: "out", 2: "stock", 3: "cap"}
+    assert layout.END_NAMES == {1: "out", 2: "stock", 3: "cap", 4: "sevens"}
     assert [c.name.lower() for c in layout.Component] == list(layout.COMPONENTS)
     assert contract.DP_NAMES[contract.DP_ANSWER] == "answer-partner"
     assert (contract.TAKE_M1, contract.TAKE_M2, contract.TAKE_M3) == (1, 2, 3)
+
+
+def test_a_big_pack_preset_leaves_a_classic_state_its_own_size():
+    """The state is sized by the variant it plays (state.new_state): a 216-card Pennies game or a 648-card
+    Railroad game for six adds no slot to a Classic game's stock, pile, meld table or observation. The
+    face-down packets lie at the far end of the stock's own array (table.py), so a Classic game carries
+    no room for them."""
+    from sim.engine.state import new_state
+    from sim.rules import PRESETS, get_variant, pack
+
+    big = {name for name, v in PRESETS.items() if v.foot_size > 0}
+    assert {"pennies-6p", "railroad-6p"} <= big
+    for name, cards, rows in (("classic-4p", 108, 16), ("classic-6p", 162, 16)):
+        S = new_state(pack(get_variant(name)))
+        assert S.stock.shape == S.pile.shape == (cards,)
+        assert S.melds.shape[1] == rows
+        assert S.obs.shape == (layout.obs_len(rows),)
+    assert new_state(pack(get_variant("railroad-6p"))).stock.shape == (648,)

@@ -23,15 +23,21 @@ from sim.engine.observe import observe_nb
 from sim.engine.pile import apply_take_nb
 from sim.engine.sample import sample_nb
 from sim.engine.state import State, new_state
+from sim.engine.table import packet_lo_nb
 
-VARIANTS = ["classic-2p", "classic-3p", "classic-4p", "classic-6p"]
+VARIANTS = ["classic-2p", "classic-3p", "classic-4p", "classic-6p", "pennies-6p", "railroad-3p"]
 SEEDS = (11, 12, 13)
 HANDS = 2
 PERIOD = 3  # about one decision in three is a test position
 
 
+# Pennies asks only when a player could go out with all four kinds of canasta: more hands to meet one
+MORE_SEEDS = {"pennies-6p": tuple(range(11, 23))}
+
+
 def positions(variant: str) -> list[Decision]:
-    return [d for seed in SEEDS for d in decisions(variant, seed, hands=HANDS, period=PERIOD)]
+    seeds = MORE_SEEDS.get(variant, SEEDS)
+    return [d for seed in seeds for d in decisions(variant, seed, hands=HANDS, period=PERIOD)]
 
 
 POSITIONS: dict[str, list[Decision]] = {}
@@ -83,7 +89,7 @@ def test_the_sample_gives_the_seat_its_own_observation(variant):
         assert diff.size == 0, f"decision point {d.dp}: slots {diff.tolist()} differ"
         seen.add(d.dp)
     points = {L.DP_DRAW, L.DP_MELD, L.DP_DISCARD}
-    if variant in ("classic-4p", "classic-6p"):
+    if variant in ("classic-4p", "classic-6p", "pennies-6p"):
         points |= {L.DP_ASK, L.DP_ANSWER}
     assert points <= seen, f"decision points never reached: {points - seen}"
 
@@ -102,6 +108,11 @@ def test_the_sample_keeps_every_card_flow_invariant(variant):
                 if q != d.seat:
                     real += np.repeat(np.arange(L.NK), d.S.hand[q, :L.NK]).tolist()
                     mine += np.repeat(np.arange(L.NK), S.hand[q, :L.NK]).tolist()
+                # a face-down foot is hidden from every seat, its own included (table.py: where it lies)
+                assert S.hand[q, L.HC_PACKET] == d.S.hand[q, L.HC_PACKET]
+                for st, tab in ((d.S, real), (S, mine)):
+                    lo = packet_lo_nb(d.R, st, q)
+                    tab += st.stock[lo:lo + st.hand[q, L.HC_PACKET]].tolist()
             rank = np.array([L.RK_JK if k == L.JOKER else k // L.SUITS for k in range(L.NK)])
             assert np.array_equal(np.bincount(rank[real], minlength=L.NR), np.bincount(rank[mine], minlength=L.NR))
 

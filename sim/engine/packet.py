@@ -1,0 +1,39 @@
+"""The foot or kitty (Pennies §3.8 turn step 6, R-95, R-159; Railroad §3.9 turn step 5, R-114, R-152):
+picked up after the discard on the turn its player first completes a canasta of a kind that brings
+it (meldtable.canasta_completed_nb marks it due), or at once when the hand empties by melding while it
+is due (Pennies). Its red threes are laid out and replaced from the stock (§1.2; none at an empty
+stock, R-05). A hand that ends without that discard leaves it face down (R-153)."""
+
+from .cards import is_red3_nb, side_of_nb
+from .deal import expose_nb
+from .jit import engine_jit
+from .layout import EV_FOOT, FOOT_DUE, FOOT_TAKEN, HC_PACKET, S_FOOT_DUE, SC_FEET, SD_COUNT
+from .log import log_nb, logc_nb
+from .table import hadd_nb, packet_lo_nb
+
+
+@engine_jit(inline="always")
+def foot_due_nb(S):
+    """The player in turn has earned its foot this turn and not yet picked it up."""
+    return S.st[S_FOOT_DUE] == FOOT_DUE
+
+
+@engine_jit
+def pick_up_foot_nb(R, S, p):
+    """Seat p takes its face-down packet into the hand (a `foot` event), its red threes laid out and
+    replaced in the order they lie; the foot is no longer due this turn."""
+    st = S.st
+    lo = packet_lo_nb(R, S, p)
+    n = S.hand[p, HC_PACKET]
+    S.hand[p, HC_PACKET] = 0
+    st[S_FOOT_DUE] = FOOT_TAKEN
+    S.side[side_of_nb(R, p), SD_COUNT + SC_FEET] += 1
+    ei = log_nb(S, EV_FOOT, p, 0, 0, 0, 0)
+    for i in range(n):
+        logc_nb(S, ei, S.stock[lo + i])
+    for i in range(n):
+        k = S.stock[lo + i]
+        if is_red3_nb(k):
+            expose_nb(R, S, p, k, False)
+        else:
+            hadd_nb(S, p, k)
