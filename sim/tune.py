@@ -496,8 +496,9 @@ def strategy_file(r: TuneResult) -> str:
         f"    against {r.strategy}: {_h2h(cd)}",
         f"    against {r.opponent}: " + ("the same match" if r.opponent_is_default else _h2h(co)),
         f"    win rate against {r.opponent}, search minus confirmation: {r.shrinkage:+.4f}", "",
-        *para(f"Use it with `--load {path}` on any command (`-s {spec.name}`), or in Python "
-              f"`strategies.load_file({path!r})`; loading it twice is harmless."),
+        "Use it on any command (a line of its own, never wrapped, however long the path):", "",
+        f"    --load {path} -s {spec.name}", "",
+        *para(f"or in Python `strategies.load_file({path!r})`; loading it twice is harmless."),
     ]
     body = [
         '"""' + doc[0], *doc[1:-1], '"""',

@@ -72,7 +72,9 @@ def test_a_small_search_respects_its_budget_and_confirms_on_deals_no_trial_playe
 
 
 def test_the_saved_file_loads_plays_and_reproduces_the_confirmation_in_worker_processes(tmp_path, names):
-    r = small(tmp_path, "test-tuned-b", opponent=WEAK, knobs=AWAY)
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 3)  # the usage line is never wrapped inside the path
+    deep.mkdir()
+    r = small(deep, "test-tuned-b", opponent=WEAK, knobs=AWAY)
     assert r.default_search is None and not r.trials["default"].any()  # the default is outside the space
     assert not r.opponent_is_default and r.confirm_opponent["win_rate"] != r.confirm_default["win_rate"]
     names.append("test-tuned-b")
