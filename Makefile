@@ -30,8 +30,10 @@ notebooks: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
 	cd notebooks && ../$(BIN)/jupyter lab
 
+# two test processes: CI has two cores, and the suite's longest tests (the engine compiled afresh in a child
+# process) then run beside the rest
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim strategies tests benchmarks
