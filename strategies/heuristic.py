@@ -85,6 +85,7 @@ from sim.engine.contract import (
     R_CANBONUS,
     R_CARDVAL,
     R_CONC_WAIVE,
+    R_FOOT,
     R_GO_CANASTAS,
     R_GO_KINDS,
     R_RED3TAB,
@@ -661,7 +662,7 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
         return 1.0 + v
     after = obs[OB_HN] - (3 if t == O_NEW or t == O_WILD else (a if t == O_BLACK3 else 1))
     out = 0.0
-    foot = brings_foot_nb(R, obs, o)
+    foot = R[R_FOOT] > 0 and brings_foot_nb(R, obs, o)
     if foot:
         out += prm[K_FOOT]  # racing for the foot (P-D1, RR-D1)
     if after <= 1:

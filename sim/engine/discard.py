@@ -37,7 +37,7 @@ def enum_discard_nb(R, S, p):
     ban = S.st[S_TOP_BAN]
     no7 = False
     if sevens_banned_last_nb(R):
-        no7 = not seven_discardable_nb(R, S) or (S.hand[p, HC_N] == 1 and not foot_due_nb(S))
+        no7 = not seven_discardable_nb(R, S.side) or (S.hand[p, HC_N] == 1 and not foot_due_nb(S))
     for k in range(NK):
         if S.hand[p, k] > 0 and k != ban and not (no7 and rank_of_nb(k) == RK_7):
             n = add_opt_nb(S, n, O_DISCARD, k, 0, 0)

@@ -473,7 +473,7 @@ def load_goout_nb(R, S, p):
     w = S.st[S_WORK:]
     s = side_of_nb(R, p)
     w[W_BAN] = banned_rank_nb(S, p)
-    w[W_HAVE] = side_kinds_nb(S, s)
+    w[W_HAVE] = side_kinds_nb(S, s) if kinds_to_go_out_nb(R) != 0 else 0
     w[W_FORBID] = foot_forbid_nb(R, S, p)
     for r in range(NR):
         w[W_TH + r] = S.hand[p, HC_R + r]
@@ -493,7 +493,7 @@ def load_goout_nb(R, S, p):
     return w
 
 
-@engine_jit
+@engine_jit(inline="always")
 def can_go_out_nb(R, S, p):
     """The player could empty the hand this turn with the side's melds as they stand (§1.9)."""
     s = side_of_nb(R, p)
@@ -532,7 +532,7 @@ def sevens_left_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n):
     if not sevens_banned_last_nb(R) or h_after == 0:
         return False
     sev = S.hand[p, HC_R + RK_7] - (dnat if dr == RK_7 else 0) - (dhand_n if dhand_r == RK_7 else 0)
-    if sev != h_after or seven_discardable_nb(R, S):
+    if sev != h_after or seven_discardable_nb(R, S.side):
         return False
     return not (dr == RK_7 and completes_last_sevens_nb(R, S, s, dnat))
 
@@ -557,7 +557,7 @@ def sevens_stuck_nb(R, S, p):
     h = S.hand[p, HC_N]
     if not sevens_banned_last_nb(R) or h == 0 or S.hand[p, HC_R + RK_7] != h:
         return False
-    return not seven_discardable_nb(R, S) or (h == 1 and S.st[S_FOOT_DUE] != FOOT_DUE)
+    return not seven_discardable_nb(R, S.side) or (h == 1 and S.st[S_FOOT_DUE] != FOOT_DUE)
 
 
 @engine_jit(inline="always")
@@ -566,20 +566,31 @@ def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dne
     dr/dnat/dwild/dnew describe the change to the meld of rank dr; dhand_r/dhand_n a further
     change to the hand. An action that leaves at most one card is legal only if the player can
     still go out after it (the last card may be discarded or melded). The common case is
-    decided here, inlined; the search runs only near the end of a hand or under a "yes"."""
+    decided here, inlined at every option of the meld phase, so it stays this small: a variant's
+    further checks (Pennies' sevens) belong in step_search_nb, which is called, not inlined."""
     st = S.st
     if st[S_LASTR3] != 0:
         return h_after >= 1
-    if sevens_left_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n):
-        # a hand of undiscardable sevens (Pennies, §3.8 turn step 8): no meld may leave one ("if possible,
-        # you must play to avoid this"), but a hand that already is one may meld all but one of its sevens
-        if not sevens_stuck_nb(R, S, p):
-            return False
-        if st[S_ANSWER] != ANSWER_YES:
-            return True
-    elif h_after >= cards_kept_nb(R) and st[S_ANSWER] != ANSWER_YES:
+    if h_after >= cards_kept_nb(R) and st[S_ANSWER] != ANSWER_YES and not sevens_banned_last_nb(R):
         return True
     return step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n)
+
+
+STEP_NO, STEP_YES, STEP_SEARCH = 0, 1, 2  # sevens_step_nb: the action is illegal, legal, or needs the search
+
+
+@engine_jit
+def sevens_step_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n):
+    """step_ok_nb's common case where a seven may not always be discarded (Pennies, §3.8 turn step 8):
+    no meld may leave a hand of undiscardable sevens ("if possible, you must play to avoid this"),
+    but a hand that already is one may meld all but one of its sevens."""
+    if sevens_left_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n):
+        if not sevens_stuck_nb(R, S, p):
+            return STEP_NO
+        return STEP_YES if S.st[S_ANSWER] != ANSWER_YES else STEP_SEARCH
+    if h_after >= cards_kept_nb(R) and S.st[S_ANSWER] != ANSWER_YES:
+        return STEP_YES
+    return STEP_SEARCH
 
 
 @engine_jit(inline="always")
@@ -592,12 +603,16 @@ def black3_laid_nb(S, s):
     return False
 
 
-@engine_jit
+@engine_jit(inline="always")
 def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
     """The exact check behind step_ok_nb: after the action, can the player still go out (§1.9)? With
     the foot due, the action is fine while a card is left to discard, or (where the last card may be
     melded) the hand empties and the foot comes at once (R-95)."""
     st = S.st
+    if sevens_banned_last_nb(R):
+        step = sevens_step_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n)
+        if step != STEP_SEARCH:
+            return step == STEP_YES
     if h_after <= 1 and st[S_PRE] != 0 and pend_after < S.side[s, SD_REQ]:
         return False
     w = load_goout_nb(R, S, p)

@@ -183,13 +183,13 @@ def sevens_kind_nb(R):
 
 
 @engine_jit
-def seven_discardable_nb(R, S):
+def seven_discardable_nb(R, side):
     """A seven may be discarded: always, but where `sevens_discard_ban` (Pennies, R-97) only once every
     side has completed a sevens canasta (a going-out discard never is one: discard.py, goout.py)."""
     if R[R_SEVENS_BAN] == 0:
         return True
     for s in range(R[R_NSIDES]):
-        if S.side[s, SD_CAN + CK_SEVENS] == 0:
+        if side[s, SD_CAN + CK_SEVENS] == 0:
             return False
     return True
 
@@ -293,7 +293,7 @@ def meld_put_nb(R, S, s, m, k):
             canasta_completed_nb(R, S, s, m, after)
 
 
-@engine_jit
+@engine_jit(inline="always")
 def canasta_completed_nb(R, S, s, m, kind):
     """Meld m of side s has just become a canasta of `kind`: where melds close at `meld_cap` it leaves
     the open-meld index (R-92), and the player in turn, who placed its last card, has earned the foot
@@ -336,7 +336,7 @@ def truncate_melds_nb(R, S, s, nm):
             S.side[s, SD_NCAN] += 1
 
 
-@engine_jit
+@engine_jit(inline="always")
 def lay_from_hand_nb(R, S, p, s, m, ei, r, count):
     """Move `count` cards of rank class r from p's hand into meld m of side s, logging them in event
     ei; returns their value (it counts towards an initial meld)."""
