@@ -517,8 +517,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per variant")
     p.add_argument("--seconds", type=float, default=3.0, help="minimum timed seconds per figure")
     p.add_argument("--no-cold-start", action="store_true",
-                   help="skip cold_start_seconds (a fresh process compiling the engine from an empty cache, about a "
-                        "minute)")
+                   help="skip cold_start_seconds (a fresh process compiling the engine from an empty cache, several "
+                        "minutes)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("report", help="answer a study's question: writes reports/STUDY.md and its charts")
