@@ -66,7 +66,8 @@ FIGURES: tuple[tuple[str, str, str], ...] = (
     ("asks", "asks per side and hand", "f2"),
     ("yes_answers", "\"yes\" answers per side and hand", "f2"),
     ("top_takes", "top discards taken alone per side and hand (House-001)", "f2"),
-    ("feet_taken", "feet or kitties picked up per side and hand (Pennies, Railroad)", "f2"),
+    ("feet_taken", "feet, kitties or mortos picked up per side and hand (Pennies, Railroad, Buraco)", "f2"),
+    ("sequences", "sequences started per side and hand (Buraco)", "f2"),
 )
 
 

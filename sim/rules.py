@@ -12,6 +12,7 @@ import numpy as np
 from .engine import layout as L
 
 MINUS_INF = -(10**9)
+ONE_DEAL = 0  # target_score 0: one deal is the game, the higher score wins, a tie plays another deal (R-141, R-147)
 PPM = L.PPM  # probabilities reach the kernels as whole parts per million
 
 # Card values by rank class: A 2 3 4 5 6 7 8 9 T J Q K Joker (§2 row 22; the 3 is the black three).
@@ -94,6 +95,10 @@ class Variant:
     sevens_discard_ban: bool = False  # R-97 (Pennies)
     going_out_kinds: tuple[str, ...] = ()  # canasta kinds a side needs one of each of to go out
     red3_negative_without_sevens: bool = False  # Pennies: red threes negative without a sevens canasta
+    sequences: bool = False  # Buraco (§3.10): sets and same-suit sequences, the whole pile, knocks to the morto
+    packet_per_side: bool = False  # Buraco R-136: one face-down packet (morto) per side, not per player
+    threes_plain: bool = False  # Buraco: threes are ordinary cards (no red-three area, sets of threes)
+    morto_penalty: int = 0  # Buraco: a side's morto never taken, or reached too late indirectly, costs this (R-140)
     max_turns_per_hand: int = 1000  # simulator safeguard, counted in the results
     max_hands_per_game: int = 200  # simulator safeguard, counted in the results
     options: dict[str, Any] = field(default_factory=dict)
@@ -113,7 +118,8 @@ class Variant:
         raise RulesError(f"seat {seat} belongs to no side")
 
     def stock_after_deal(self) -> int:
-        return self.pack_size - self.players * (self.hand_size + self.foot_size) - (1 if self.upcard else 0)
+        packets = self.n_sides if self.packet_per_side else self.players
+        return self.pack_size - self.players * self.hand_size - packets * self.foot_size - (1 if self.upcard else 0)
 
     def replace(self, **changes: Any) -> Variant:
         """A modified copy, validated (for sensitivity studies and tests)."""
@@ -125,13 +131,16 @@ class Variant:
         d = dataclasses.asdict(self)
         d["sides"] = [list(s) for s in self.sides]
         d["initial_meld_table"] = [[a if a > MINUS_INF else None, b] for a, b in self.initial_meld_table]
+        if self.target_score == ONE_DEAL:
+            d["target_score"] = None  # R-141: one deal is the game
         return d
 
 
 METHODS = {"M1": L.MASK_M1, "M2": L.MASK_M2, "M3": L.MASK_M3}
 CARD_CLASSES = {"wild": L.CC_WILD, "black3": L.CC_BLACK3, "red3": L.CC_RED3}
 ASK_MODES = {"none": L.ASK_NONE, "partner": L.ASK_PARTNER, "choose_one_partner": L.ASK_CHOOSE}
-END_OF_STOCK = {"E-CLASSIC": L.EOS_CLASSIC, "E-RESHUFFLE": L.EOS_RESHUFFLE, "E-VOLUNTARY": L.EOS_VOLUNTARY}
+END_OF_STOCK = {"E-CLASSIC": L.EOS_CLASSIC, "E-RESHUFFLE": L.EOS_RESHUFFLE, "E-VOLUNTARY": L.EOS_VOLUNTARY,
+                "E-BURACO": L.EOS_BURACO}
 CANASTA_KINDS = {"natural": L.CK_NATURAL, "mixed": L.CK_MIXED, "wild": L.CK_WILD, "sevens": L.CK_SEVENS,
                  "small_wild": L.CK_SMALL_WILD, "big_wild": L.CK_BIG_WILD}
 DISCARDABLE = ("wild", "black3")  # a red three never reaches a hand, so never the discard pile
@@ -176,13 +185,14 @@ def validate(v: Variant) -> None:
     for key in ("upcard_cover", "upcard_blocks"):
         _need(all(c in CARD_CLASSES for c in getattr(v, key)), f"{key}: accepted {', '.join(CARD_CLASSES)}")
     _need(not set(v.upcard_cover) & set(v.upcard_blocks), "upcard_cover and upcard_blocks: a card class in one only")
-    _need("wild" in v.upcard_cover and "red3" in v.upcard_cover,
+    _need(v.sequences or ("wild" in v.upcard_cover and "red3" in v.upcard_cover),
           "upcard_cover: wild and red3 must be covered (a wild or red three cannot start the pile)")
     _need(3 <= v.canasta_size <= 13, f"canasta_size={v.canasta_size}: accepted 3 to 13")
     _need(v.ask_partner in ASK_MODES, f"ask_partner={v.ask_partner!r}: accepted {sorted(ASK_MODES)}")
     _need(v.end_of_stock in END_OF_STOCK, f"end_of_stock={v.end_of_stock!r}: implemented {sorted(END_OF_STOCK)}")
     _need(v.dealer_rotation in ("left", "right"), "dealer_rotation: left or right")
-    _need(v.going_out_canastas >= 0 and v.target_score > 0, "going_out_canastas >= 0, target_score > 0")
+    _need(v.going_out_canastas >= 0 and v.target_score >= 0,
+          "going_out_canastas >= 0, target_score >= 0 (0: one deal is the game, R-141)")
     _need(0.0 <= v.exact_deal_prob <= 1.0, f"exact_deal_prob={v.exact_deal_prob}: accepted 0 to 1")
     _need(0 <= v.opening_rounds <= 10, f"opening_rounds={v.opening_rounds}: accepted 0 to 10")
     for key in ("canasta_bonus_small_wild", "canasta_bonus_big_wild", "black3_close_bonus", "black3_in_hand"):
@@ -198,6 +208,7 @@ def validate(v: Variant) -> None:
     _need(1 <= v.max_turns_per_hand <= 100_000 and 1 <= v.max_hands_per_game <= 10_000,
           "max_turns_per_hand 1-100000, max_hands_per_game 1-10000")
     _validate_feet_and_caps(v)
+    _validate_buraco(v)
     if v.ask_partner != "none":
         _need(any(len(side) > 1 for side in v.sides), "ask_partner needs partnerships")
     _need(not v.options, f"options {sorted(v.options)}: no optional rule sets are implemented "
@@ -218,7 +229,7 @@ def _validate_feet_and_caps(v: Variant) -> None:
                   f"{key}: small and big wild canastas need wild_canasta_small_big")
     _need(0 <= v.foot_size <= 20, f"foot_size={v.foot_size}: accepted 0 to 20")
     _need(v.meld_cap in (0, v.canasta_size), f"meld_cap={v.meld_cap}: 0 (no cap) or canasta_size ({v.canasta_size})")
-    if v.foot_size > 0:
+    if v.foot_size > 0 and not v.sequences:
         _need(v.meld_cap > 0, "foot_size: feet are played with capped melds only (set meld_cap)")
         _need(v.foot_size <= v.hand_size, "foot_size: at most hand_size")
         _need(v.end_of_stock != "E-RESHUFFLE", "foot_size: a foot cannot be played with E-RESHUFFLE")
@@ -236,6 +247,25 @@ def _validate_feet_and_caps(v: Variant) -> None:
         x = getattr(v, key)
         _need(x >= 0 and x % 5 == 0, f"{key}={x}: a multiple of 5, at least 0")
     _need(v.unpicked_foot_red3 % 5 == 0, f"unpicked_foot_red3={v.unpicked_foot_red3}: a multiple of 5")
+
+
+def _validate_buraco(v: Variant) -> None:
+    """Buraco's rules (§3.10) go together: its own turn plays them all, and a Canasta turn none."""
+    buraco = (v.sequences, v.packet_per_side, v.threes_plain, v.end_of_stock == "E-BURACO", v.morto_penalty > 0)
+    _need(all(buraco) or not any(buraco),
+          "sequences, packet_per_side, threes_plain, end_of_stock=E-BURACO and morto_penalty > 0 are Buraco's "
+          "rules and go together (the buraco presets)")
+    _need(v.morto_penalty >= 0 and v.morto_penalty % 5 == 0, f"morto_penalty={v.morto_penalty}: a multiple of 5")
+    if not v.sequences:
+        _need(v.target_score > 0, "target_score 0 (one deal) is Buraco's (R-141); give a target above 0")
+        return
+    _need(v.players in (2, 4) and (v.players == 2 or v.sides == ((0, 2), (1, 3))),
+          "sequences: Buraco is played by two, or by four in two partnerships (seats 0+2 and 1+3)")
+    _need(v.foot_size > 0 and v.meld_cap == 0 and not v.wild_melds and v.max_wilds == 1 and v.min_naturals == 2,
+          "sequences: a morto (foot_size), no meld cap, no wild melds, one wild a meld (max_wilds=1, min_naturals=2)")
+    _need(v.draw_count == 1 and v.ask_partner == "none" and v.concealed_total == 0 and not v.top_card_draw
+          and v.going_out_canastas >= 1 and not v.going_out_kinds,
+          "sequences: one card drawn, no asking, no concealed bonus, no top-card draw, a canasta to go out")
 
 
 def _kinds(names: tuple[str, ...]) -> int:
@@ -294,6 +324,10 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_WILD_SPLIT] = int(v.wild_canasta_small_big)
     R[L.R_GO_KINDS] = _kinds(v.going_out_kinds)
     R[L.R_RED3_NEG_SEVENS] = int(v.red3_negative_without_sevens)
+    R[L.R_SEQ] = int(v.sequences)
+    R[L.R_PACKET_SIDE] = int(v.packet_per_side)
+    R[L.R_THREES_PLAIN] = int(v.threes_plain)
+    R[L.R_MORTO_PEN] = v.morto_penalty
     R[L.R_CANASTA] = v.canasta_size
     R[L.R_FREEZE_ON] = _mask(v.freeze_on_discard)
     R[L.R_BLOCK_ON] = _mask(v.block_on_discard)
@@ -304,7 +338,7 @@ def pack(v: Variant) -> np.ndarray:
     R[L.R_EOS] = END_OF_STOCK[v.end_of_stock]
     R[L.R_LAST_R3_MELD] = int(v.last_red3_may_meld)
     R[L.R_EOS_TAKE_ENDS] = int(v.empty_stock_take_ends_hand)
-    R[L.R_TARGET] = v.target_score
+    R[L.R_TARGET] = v.target_score if v.target_score != ONE_DEAL else MINUS_INF  # one deal: reached at once
     R[L.R_TARGET_STRICT] = int(v.target_strict)
     R[L.R_MAX_TURNS] = v.max_turns_per_hand
     R[L.R_MAX_HANDS] = v.max_hands_per_game
@@ -317,6 +351,8 @@ def pack(v: Variant) -> np.ndarray:
     # one meld per rank: at most 11 rank melds and a black-three meld per side; where melds close
     # (R-92), as many rows as three-card melds the pack's cards but its threes make, and a black-three meld
     R[L.R_MAXM] = (v.pack_size - 4 * v.decks) // 3 + 2 if v.meld_cap > 0 else 16
+    if v.sequences:
+        R[L.R_MAXM] = v.pack_size // 3  # any number of sequences per suit (R-134): as many as three-card melds
     for r, x in enumerate(v.card_values):
         R[L.R_CARDVAL + r] = x
     pts = list(v.red3_points) + [v.red3_points[-1]] * (9 - len(v.red3_points))
@@ -467,7 +503,27 @@ RAILROAD_PRESETS = (2, 3, 4, 6)
 RAILROAD_PLAYERS = range(2, L.MAXP + 1)
 for _n in RAILROAD_PRESETS:
     _add(railroad(_n))
-FAMILIES = {"railroad": (railroad, RAILROAD_PLAYERS)}  # families playable at any of these counts
+FAMILIES = {"railroad": (railroad, RAILROAD_PLAYERS)}
+
+# Buraco (seed 004, VARIANTS.md 3.10): 11 cards and two 11-card mortos, sets and sequences, one wild a meld,
+# aces 15, clean canastas 200 and dirty 100, E-BURACO, one deal
+BURACO_VALUES = (15, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
+for _n in (2, 4):
+    _add(Variant(
+        name=f"buraco-{_n}p", seed_doc="004",
+        description=(f"Buraco for {_n}" + (" in two partnerships" if _n == 4 else ", each for himself")
+                     + ": sets and same-suit sequences with one wild each, two 11-card mortos reached by knocking, "
+                       "clean canastas 200 and dirty 100, one deal"),
+        players=_n, sides=((0, 2), (1, 3)) if _n == 4 else ((0,), (1,)), hand_size=11, foot_size=11,
+        card_values=BURACO_VALUES, initial_meld_table=((MINUS_INF, 0),),  # R-144: no minimum
+        max_wilds=1, canasta_bonus_natural=200, canasta_bonus_mixed=100,  # R-131, §3.10 scoring 2
+        red3_points=(0,), red3_negative_if_no_meld=False, untakeable_top=(), freeze_on_discard=(),
+        block_on_discard=(), upcard_cover=(), upcard_blocks=(), black3_meld_max=0,  # R-135: no conditions
+        concealed_total=0, concealed_waives_minimum=False, ask_partner="none", one_card_pile_rule=False,
+        pile_methods_unfrozen=(), pile_methods_frozen=(), pile_methods_premeld=(),
+        end_of_stock="E-BURACO", target_score=ONE_DEAL,  # R-139, R-141
+        sequences=True, packet_per_side=True, threes_plain=True, morto_penalty=100,  # R-136, R-140
+    ))  # families playable at any of these counts
 
 
 def exact_deal_cards(v: Variant) -> int:
@@ -588,7 +644,8 @@ RULE_DOCS: dict[str, str] = {
                                   "it is taken (no more melds, no discard, no going out)",
     "exact_deal_bonus": "bonus to the dealer's side when the dealer grabbed exactly the cards needed; 0: none (R-04)",
     "exact_deal_prob": "probability of that exact deal, an independent draw each hand (a modelling assumption, R-04)",
-    "target_score": "the game ends when a side reaches this score (a tie for the lead plays on, R-03)",
+    "target_score": "the game ends when a side reaches this score (a tie for the lead plays on, R-03); 0: one deal "
+                    "is the game, the higher score wins and a tie plays another deal (Buraco R-141, R-147)",
     "target_strict": "the target must be exceeded rather than reached",
     "dealer_rotation": "direction in which the deal passes",
     "foot_size": "cards dealt face down to each player as a foot (Pennies) or kitty (Railroad), picked up after the "
@@ -610,6 +667,16 @@ RULE_DOCS: dict[str, str] = {
     "going_out_kinds": "canasta kinds a side needs one of each of before one of its players may go out (natural, "
                        "mixed, wild, sevens: Pennies and Railroad)",
     "red3_negative_without_sevens": "red threes count against a side without a sevens canasta (Pennies)",
+    "sequences": "Buraco's game (seed 004): sets (one per rank, A or 3 to K, at most one wild) and same-suit "
+                 "sequences (ace low or high, at most one wild, a two in its own place natural), the whole pile "
+                 "taken freely, the morto reached by a direct or indirect knock, the final knock-out with a canasta "
+                 "(R-131 to R-140)",
+    "packet_per_side": "one face-down packet per side rather than per player: Buraco's mortos, a team's taken by "
+                       "whichever partner knocks first (R-136)",
+    "threes_plain": "threes are ordinary cards: no red threes laid out, sets of threes allowed (Buraco)",
+    "morto_penalty": "points a side loses for a morto it never took, or took by an indirect knock when the hand "
+                     "ended before that player's next turn (then the morto's cards are not counted, R-140); "
+                     "0: none",
     "max_turns_per_hand": "simulator safeguard: a hand ends after this many turns (reason cap, counted, R-150)",
     "max_hands_per_game": "simulator safeguard: a game stops after this many hands (counted, R-150)",
     "options": "optional rule sets; none is implemented",
@@ -687,7 +754,7 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "empty_stock_take_ends_hand": bool(R[L.R_EOS_TAKE_ENDS]),
         "exact_deal_bonus": int(R[L.R_EXACT_BONUS]),
         "exact_deal_prob": int(R[L.R_EXACT_PPM]) / PPM,
-        "target_score": int(R[L.R_TARGET]),
+        "target_score": int(R[L.R_TARGET]) if R[L.R_TARGET] != MINUS_INF else ONE_DEAL,
         "target_strict": bool(R[L.R_TARGET_STRICT]),
         "dealer_rotation": "left" if R[L.R_DEALER_DIR] > 0 else "right",
         "foot_size": int(R[L.R_FOOT]),
@@ -703,6 +770,10 @@ def engine_view(v: Variant) -> dict[str, Any]:
         "going_out_kinds": _unmask(int(R[L.R_GO_KINDS]), {k: 1 << c for k, c in CANASTA_KINDS.items()},
                                    tuple(CANASTA_KINDS)),
         "red3_negative_without_sevens": bool(R[L.R_RED3_NEG_SEVENS]),
+        "sequences": bool(R[L.R_SEQ]),
+        "packet_per_side": bool(R[L.R_PACKET_SIDE]),
+        "threes_plain": bool(R[L.R_THREES_PLAIN]),
+        "morto_penalty": int(R[L.R_MORTO_PEN]),
         "max_turns_per_hand": int(R[L.R_MAX_TURNS]),
         "max_hands_per_game": int(R[L.R_MAX_HANDS]),
         "options": {},

@@ -16,7 +16,9 @@ from .rules import Variant
 from .runner import EngineError, Job, describe_error, make_job
 from .store import write_text_atomic
 
-METHODS = {L.TAKE_M1: "pair", L.TAKE_M2: "natural_wild", L.TAKE_M3: "layoff"}
+METHODS = {L.TAKE_M1: "pair", L.TAKE_M2: "natural_wild", L.TAKE_M3: "layoff", L.TAKE_FREE: "free"}
+KNOCKS = {L.KNOCK_DIRECT: "direct", L.KNOCK_INDIRECT: "indirect"}  # a Buraco morto's `knock`
+SEQ_AT_HIGH = 1  # a sequence meld event's d: its cards go above the meld (else below it, or they start it)
 KINDS = {L.MK_RANK: "rank", L.MK_WILD: "wild", L.MK_BLACK3: "black3", L.MK_SEQ: "sequence"}
 
 
@@ -59,7 +61,8 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             rest = names[v.players * hs:]
             fs = v.foot_size
             feet_at = npile + nstock
-            feet = [rest[feet_at + i * fs:feet_at + (i + 1) * fs] for i in range(v.players)] if fs else []
+            packets = v.n_sides if v.packet_per_side else v.players  # Buraco: a morto per side
+            feet = [rest[feet_at + i * fs:feet_at + (i + 1) * fs] for i in range(packets)] if fs else []
             whole.clear()
             deal: dict[str, Any] = {"event": "deal", "hand": d, "dealer": p, "hands": hands, "feet": feet,
                                     "stock": rest[npile:npile + nstock], "pile": rest[:npile]}
@@ -74,7 +77,10 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
         elif t == L.EV_TAKE:
             yield {"event": "take_pile", "player": p, "method": METHODS[a], "cards": names}
         elif t == L.EV_FOOT:
-            yield {"event": "foot", "player": p, "cards": names}  # a foot or kitty picked up
+            foot: dict[str, Any] = {"event": "foot", "player": p, "cards": names}  # a foot or kitty
+            if a in KNOCKS:
+                foot["knock"] = KNOCKS[a]  # a Buraco morto, reached directly or indirectly
+            yield foot
         elif t == L.EV_RESHUFFLE:
             yield {"event": "reshuffle", "player": p, "stock": names}  # E-RESHUFFLE: the new stock, top first
         elif t == L.EV_TOP:
@@ -84,7 +90,10 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             cards_so_far = whole.setdefault((side, a), [])
             if b:
                 cards_so_far.clear()  # a new meld (its index may be reused in a later hand)
-            cards_so_far.extend(names)
+            if c == L.MK_SEQ and d != SEQ_AT_HIGH:
+                cards_so_far[:0] = names  # a sequence low to high, each wild at its place
+            else:
+                cards_so_far.extend(names)
             yield {"event": "meld", "player": p, "side": side, "meld": a, "new": bool(b),
                    "kind": KINDS[c], "cards": names, "whole": list(cards_so_far)}
         elif t == L.EV_ASK:

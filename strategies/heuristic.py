@@ -90,6 +90,7 @@ from sim.engine.contract import (
     R_GO_KINDS,
     R_RED3TAB,
     R_SEAT_SIDE,
+    R_SEQ,
     R_SEVENS,
     R_WILD_SPLIT,
     RED3_D,
@@ -116,6 +117,7 @@ from sim.engine.goout import (
 )
 from sim.engine.meldtable import completed_kind_nb, foot_kinds_nb, wild_room_nb
 from sim.engine.opening import max_meld_value_nb
+from strategies.buraco import buraco_decide_nb
 
 # knob slots
 K_MIN_PILE = 0  # smallest pile worth taking once the side has melded
@@ -757,6 +759,8 @@ def known_option_nb(dp, t):
 
 @njit(cache=True)
 def heuristic_decide_nb(R, obs, opts, n, prm):
+    if R[R_SEQ] != 0:
+        return buraco_decide_nb(R, obs, opts, n, prm)  # Buraco's decisions (strategies/buraco.py)
     dp = obs[OB_DP]
     for i in range(n):
         if not known_option_nb(dp, opts[i, 0]):

@@ -11,6 +11,7 @@ from .layout import (
     JOKER,
     R_CARDVAL,
     R_SEAT_SIDE,
+    R_THREES_PLAIN,
     RED3_D,
     RED3_H,
     RK_2,
@@ -72,3 +73,16 @@ def side_of_nb(R, p):
 def value_nb(R, r):
     """Points of a card of rank class r (`card_values`)."""
     return R[R_CARDVAL + r]
+
+
+@engine_jit(inline="always")
+def threes_plain_nb(R):
+    """Threes are ordinary cards (Buraco, §3.10 setup 6): no red three is laid out, and a set of threes
+    may be melded."""
+    return R[R_THREES_PLAIN] != 0
+
+
+@engine_jit(inline="always")
+def meld_rank_ok_nb(R, r):
+    """Ranks a rank meld (a Buraco set) can be of: 4 up to ace, and threes where they are plain cards."""
+    return is_natural_meld_rank_nb(r) or (r == RK_3 and threes_plain_nb(R))

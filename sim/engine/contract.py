@@ -52,9 +52,11 @@ class TakeMethod(IntEnum):
     M1 = 1
     M2 = 2
     M3 = 3
+    FREE = 4  # the whole pile into the hand, no condition and no meld (Buraco, R-135)
 
 
-TAKE_M1, TAKE_M2, TAKE_M3 = int(TakeMethod.M1), int(TakeMethod.M2), int(TakeMethod.M3)
+TAKE_M1, TAKE_M2, TAKE_M3, TAKE_FREE = (int(TakeMethod.M1), int(TakeMethod.M2), int(TakeMethod.M3),
+                                        int(TakeMethod.FREE))
 MASK_M1, MASK_M2, MASK_M3 = 1 << (TAKE_M1 - 1), 1 << (TAKE_M2 - 1), 1 << (TAKE_M3 - 1)
 
 # Packed rules fields (int64 array) ---------------------------------------------------------------
@@ -125,7 +127,11 @@ R_SEVENS_BAN = 114  # 1: no seven discarded until every side has a sevens canast
 R_WILD_SPLIT = 115  # 1: a wild canasta is small or big by its twos and jokers (Boat R-35); 0: one wild kind
 R_GO_KINDS = 116  # canasta kinds (bits 1 << CK_*) a side needs one of each of to go out (Pennies, Railroad)
 R_RED3_NEG_SEVENS = 117  # 1: red threes count negative for a side without a sevens canasta (Pennies)
-R_LEN = 118
+R_SEQ = 118  # 1: Buraco's game (§3.10): sets and same-suit sequences, the whole pile taken, knocks to the morto
+R_PACKET_SIDE = 119  # 1: one face-down packet per side, not per player (Buraco's mortos, R-136)
+R_THREES_PLAIN = 120  # 1: threes are ordinary cards: no red-three area, sets of threes (Buraco, §3.10 setup 6)
+R_MORTO_PEN = 121  # points a side loses for a morto it never took, or took by an indirect knock too late (R-140)
+R_LEN = 122
 PPM = 1_000_000  # a probability in the packed rules is in parts per million (R_EXACT_PPM)
 
 
@@ -142,9 +148,10 @@ class EndOfStock(IntEnum):
     CLASSIC = 0  # E-CLASSIC
     RESHUFFLE = 1  # E-RESHUFFLE (Boat): the pile, shuffled, becomes the stock; both empty end the hand
     VOLUNTARY = 2  # E-VOLUNTARY (Pennies, Railroad): at an empty stock take the pile or end the hand (R-99)
+    BURACO = 3  # E-BURACO: the hand ends with the turn in which the last stock card was drawn (R-139)
 
 
-EOS_CLASSIC, EOS_RESHUFFLE, EOS_VOLUNTARY = (int(e) for e in EndOfStock)
+EOS_CLASSIC, EOS_RESHUFFLE, EOS_VOLUNTARY, EOS_BURACO = (int(e) for e in EndOfStock)
 
 
 # Meld rows (melds[side, row, F_*]) and meld kinds -------------------------------------------------
@@ -165,7 +172,16 @@ F_JOK = 4
 F_VAL = 5  # card value of the meld
 F_TURN = 6  # turn of the hand in which the meld was started
 F_PLAYER = 7  # seat that started it
-NMF = 8
+# a sequence (Buraco): F_RANK is -1 and these say where it lies. Positions run 1 (ace low), 2 .. 13 (two to
+# king), 14 (ace high); a two of the suit at position 2 is natural (R-132, R-146), counted in F_NAT
+F_SUIT = 8
+F_LO = 9  # lowest position
+F_HI = 10  # highest position
+F_WPOS = 11  # position the sequence's one wild stands for, 0 without a wild (R-131, R-143: it never moves)
+F_WCARD = 12  # card kind of that wild
+NMF = 13
+POS_ACE_LOW, POS_ACE_HIGH = 1, 14  # sequence positions of an ace
+MAX_SEQ = 13  # cards in a sequence: ace low or high, never both (R-133)
 
 
 # Canasta kinds: a side's canastas are counted by kind (the bonus and the going-out rules read them)
@@ -212,10 +228,34 @@ class Option(IntEnum):
     DISCARD = 12  # a = card kind
     TOP = 13  # take the top discard alone into the hand (House-001, R-54): a = its card kind
     WILD = 14  # new wild meld (Boat, R-35): a = jokers, b = twos (three cards in all)
+    SEQ = 15  # new sequence of three (Buraco): a = suit, b = lowest position, c = -1, or seq_wild(position
+    #           of the wild, its rank class RK_2 or RK_JK)
+    EXTEND = 16  # extend sequence row a (Buraco): b = 0 at its low end, 1 at its high end; c = -1 a natural,
+    #              else the wild rank class
 
 
 (O_DRAW, O_TAKE, O_END, O_NEW, O_ADD, O_BLACK3, O_STOP, O_NOASK, O_ASK, O_YES, O_NO,
- O_DISCARD, O_TOP, O_WILD) = (int(o) for o in Option)
+ O_DISCARD, O_TOP, O_WILD, O_SEQ, O_EXTEND) = (int(o) for o in Option)
+END_LOW, END_HIGH = 0, 1  # O_EXTEND's b
+SEQ_WILD_STEP = 16  # O_SEQ's c packs the wild's position and rank class: position * 16 + rank class
+
+
+@register_jitable
+def seq_wild(pos, wr):
+    """O_SEQ's c for a wild of rank class wr (RK_2 or RK_JK) standing at position pos."""
+    return pos * SEQ_WILD_STEP + wr
+
+
+@register_jitable
+def seq_wild_pos(c):
+    """The position of O_SEQ's wild (0 without one)."""
+    return c // SEQ_WILD_STEP if c >= 0 else 0
+
+
+@register_jitable
+def seq_wild_rank(c):
+    """The rank class of O_SEQ's wild (-1 without one)."""
+    return c % SEQ_WILD_STEP if c >= 0 else -1
 OPT_KIND, OPT_A, OPT_B, OPT_C = 0, 1, 2, 3  # the fields of an option row
 OPT_FIELDS = 4
 OPTION_NAMES = {int(o): o.name.lower().replace("noask", "no-ask") for o in Option}
@@ -272,16 +312,27 @@ OB_LAST_RED3 = 28  # 1: the player in turn drew a red three as the stock's last 
 OB_FOOT_DUE = 29  # the player in turn: FOOT_DUE once it has completed the canasta that brings its foot or
 #                  kitty after this turn's discard, FOOT_TAKEN once it picked it up this turn (R-95, R-159)
 FOOT_NONE, FOOT_DUE, FOOT_TAKEN = 0, 1, 2  # OB_FOOT_DUE (and the engine's S_FOOT_DUE)
+
+
+class Knock(IntEnum):
+    """How a Buraco morto was reached (R-137, R-140): the `foot` event's `knock`."""
+    NONE = 0  # a foot or kitty (Pennies, Railroad)
+    DIRECT = 1  # the hand emptied by melding: the player goes on with the morto
+    INDIRECT = 2  # the hand emptied by the discard: the morto is played from the next turn
+
+
+KNOCK_NONE, KNOCK_DIRECT, KNOCK_INDIRECT = (int(k) for k in Knock)
 # 30 .. 31: spare scalars
 OB_HANDS = 32  # [MAXP] hand size of every seat
-OB_FEET = 40  # [MAXP] cards in every seat's foot, kitty or morto still face down (0 without packets)
+OB_FEET = 40  # [MAXP] cards in every seat's foot or kitty still face down (0 without packets); Buraco: slot s
+#              holds side s's morto (table.packet_seat_nb)
 OB_SCORE = 48  # [MAXS] cumulative score of every side before this hand
 OB_SMELDED = 56  # [MAXS] side has made its initial meld
 OB_SREQ = 64  # [MAXS] side's initial-meld requirement
 OB_RED3 = 72  # [MAXS] red threes laid out by the side
 OB_CANASTAS = 80  # [MAXS] completed canastas of the side, all kinds
 OB_NM = 88  # [MAXS] meld rows used by the side
-OB_PACKETS_TAKEN = 96  # [MAXP] 1 once the seat has picked up its packet (0 without packets)
+OB_PACKETS_TAKEN = 96  # [MAXP] 1 once the seat has picked up its packet (0 without packets); Buraco: slot s, side s's
 OB_SEAT_TURNS = 104  # [MAXP] turns each seat has played in this hand
 OB_CANK = 112  # [MAXS * NCK] completed canastas of each side by kind: OB_CANK + side * NCK + CK_*
 OB_SPARE = OB_CANK + MAXS * NCK  # 176 .. 239: room for the blocks later variants need

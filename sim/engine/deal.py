@@ -2,9 +2,10 @@
 `upcard_blocks`, R-21), the dealing bonus's draw (`exact_deal_prob`, R-04, §1.12), EXPOSE-R3 with its
 replacements (§1.2, R-05), and the feet or kitties dealt face down (Pennies §3.8, Railroad §3.9; their
 place in the stock's array: table.py). This module reads the deal's rules: `hand_size`, `decks`,
-`jokers_per_deck`."""
+`jokers_per_deck`. Buraco deals the same way: its mortos are one packet per side, and it lays
+out no red three."""
 
-from .cards import card_class_nb, is_red3_nb, side_of_nb
+from .cards import card_class_nb, is_red3_nb, side_of_nb, threes_plain_nb
 from .jit import engine_jit
 from .layout import (
     CC_RED3,
@@ -12,6 +13,7 @@ from .layout import (
     EV_DEAL,
     EV_E,
     FOOT_NONE,
+    HC_INDIRECT,
     HC_KNOWN,
     HC_LAID,
     HC_N,
@@ -79,6 +81,7 @@ from .table import (
     hdel_nb,
     lay_red3_nb,
     packet_lo_nb,
+    packets_nb,
     pile_push_nb,
     pop_stock_nb,
     reshuffle_nb,
@@ -125,6 +128,7 @@ def new_table_nb(R, S):
         S.hand[p, HC_LAID] = 0
         S.hand[p, HC_TURNS] = 0
         S.hand[p, HC_PACKET] = 0
+        S.hand[p, HC_INDIRECT] = 0
         for k in range(NK):
             S.hand[p, k] = 0
         for r in range(NR):
@@ -179,9 +183,10 @@ def deal_hand_nb(R, S):
     shuffle_stock_nb(S, pack)
     # the feet: the deck's last cards are as random as any, so they stay where they lie (table.py)
     foot = foot_size_nb(R)
-    for p in range(n):
-        S.hand[p, HC_PACKET] = foot
-    base = pack - n * foot
+    npk = packets_nb(R)
+    for q in range(npk):
+        S.hand[q, HC_PACKET] = foot
+    base = pack - npk * foot
     st[S_STOCK_N] = base
     if R[R_EXACT_PPM] > 0:
         # R-04: whether the dealer grabbed exactly the cards needed; the cards are shuffled either way
@@ -215,14 +220,16 @@ def deal_hand_nb(R, S):
             logc_nb(S, ei, S.pile[j])
         for j in range(st[S_STOCK_N] - 1, -1, -1):
             logc_nb(S, ei, S.stock[j])
-        for p in range(n):
-            lo = packet_lo_nb(R, S, p)
+        for q in range(npk):
+            lo = packet_lo_nb(R, S, q)
             for j in range(foot):
                 logc_nb(S, ei, S.stock[lo + j])
+    st[S_CUR] = first
+    if threes_plain_nb(R):
+        return  # Buraco: threes are ordinary cards (§3.10 setup 6)
     for q in range(n):
         p = (first + q) % n
         for k in (RED3_H, RED3_D):
             while S.hand[p, k] > 0:
                 hdel_nb(S, p, k)
                 expose_nb(R, S, p, k, False)
-    st[S_CUR] = first

@@ -93,7 +93,7 @@ def take_top_nb(R, S, p):
         st[S_PILE_R3] -= 1
     elif S.hand[p, k] == 0:
         st[S_TOP_BAN] = k
-    from_pile_nb(S, p, s, k)
+    from_pile_nb(R, S, p, s, k)
     if pn == 0:
         st[S_FROZEN] = 0
 

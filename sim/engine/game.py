@@ -1,8 +1,12 @@
 """The hand, the game and the batch (§1.1, §1.13): hands until a side reaches the target with a
 unique lead (R-03), the deal passing as the rules say, the simulator's caps counted (R-150), and a
 batch of games on duplicate deals. This module reads `target_score`, `target_strict`,
-`dealer_rotation`, `max_turns_per_hand` and `max_hands_per_game`."""
+`dealer_rotation`, `max_turns_per_hand`, `max_hands_per_game` and `sequences` (Buraco's turn, not the
+rank-meld one)."""
 
+import numpy as np
+
+from .buraco import buraco_turn_nb
 from .deal import deal_hand_nb
 from .invariants import check_nb
 from .jit import engine_jit
@@ -49,6 +53,7 @@ from .layout import (
     R_MAX_TURNS,
     R_NSIDES,
     R_PLAYERS,
+    R_SEQ,
     R_TARGET,
     R_TARGET_STRICT,
     S_ASKS,
@@ -82,6 +87,7 @@ from .layout import (
     SD_COMP,
     SD_COUNT,
     SD_CUM,
+    TURN_START,
 )
 from .log import log_nb, logc_nb
 from .rng import below_nb, seed_rng_nb
@@ -101,7 +107,10 @@ def play_turns_nb(R, S, F, p):
             st[S_ENDED] = END_CAP
             st[S_CAPPED_HANDS] += 1
             break
-        play_turn_nb(R, S, F, p)
+        if R[R_SEQ] != 0:
+            buraco_turn_nb(R, S, F, p, np.int64(TURN_START), np.int64(0))  # Buraco's own turn (§3.10)
+        else:
+            play_turn_nb(R, S, F, p)
         p = (p + 1) % n
 
 
@@ -110,7 +119,10 @@ def resume_hand_nb(R, S, F, seat, dp, i):
     """The hand played on to its end from a decision already asked, and scored: `seat` chose option i
     of S.opts at decision point dp. A search strategy's rollout on a sampled state (sample.py)."""
     st = S.st
-    resume_turn_nb(R, S, F, seat, dp, i)
+    if R[R_SEQ] != 0:
+        buraco_turn_nb(R, S, F, st[S_CUR], dp, i)
+    else:
+        resume_turn_nb(R, S, F, seat, dp, i)
     if st[S_ENDED] == 0 and st[S_ERR] == 0:
         play_turns_nb(R, S, F, (st[S_CUR] + 1) % R[R_PLAYERS])
     if st[S_ERR] == 0:

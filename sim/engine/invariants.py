@@ -2,7 +2,7 @@
 set: the fuzz tests play thousands of random games of every preset with them on. A broken invariant
 stops the game with ERR_INVARIANT and its number (INV_*) in S_ERR_A."""
 
-from .cards import is_natural_meld_rank_nb, rank_of_nb
+from .cards import meld_rank_ok_nb, rank_of_nb, threes_plain_nb
 from .jit import engine_jit
 from .layout import (
     C_TOTAL,
@@ -10,8 +10,10 @@ from .layout import (
     CHECK_SCORED,
     END_OUT,
     ERR_INVARIANT,
+    F_HI,
     F_JOK,
     F_KIND,
+    F_LO,
     F_NAT,
     F_RANK,
     F_TWO,
@@ -31,6 +33,7 @@ from .layout import (
     MIN_MELD,
     MK_BLACK3,
     MK_RANK,
+    MK_SEQ,
     MK_WILD,
     NCK,
     NK,
@@ -67,7 +70,8 @@ from .layout import (
     SD_RED3,
 )
 from .meldtable import black3_meld_ok_nb, canasta_kind_nb, meld_cap_nb, rank_meld_ok_nb, wild_melds_nb
-from .table import foot_size_nb, packet_lo_nb
+from .seqtable import seq_card_nb, seq_row_ok_nb
+from .table import foot_size_nb, packet_lo_nb, packets_nb
 
 SUITS = 4
 
@@ -118,7 +122,7 @@ def check_nb(R, S, where):
             if S.hand[p, HC_KNOWN + r] < 0 or S.hand[p, HC_KNOWN + r] > h:
                 _fail_nb(S, INV_CARDS, where)
         total += S.hand[p, HC_N]
-        if p < n and S.hand[p, HC_PACKET] > 0:  # a foot or kitty still face down (table.py)
+        if p < packets_nb(R) and S.hand[p, HC_PACKET] > 0:  # a foot, kitty or morto still face down (table.py)
             lo = packet_lo_nb(R, S, p)
             if S.hand[p, HC_PACKET] != foot_size_nb(R) or lo < st[S_STOCK_N]:
                 _fail_nb(S, INV_CARDS, where)
@@ -130,9 +134,13 @@ def check_nb(R, S, where):
         total += S.side[s, SD_RED3]
         for m in range(S.side[s, SD_NM]):
             row = S.melds[s, m]
-            cnt[row[F_RANK]] += row[F_NAT]
-            cnt[RK_2] += row[F_TWO]
-            cnt[RK_JK] += row[F_JOK]
+            if row[F_KIND] == MK_SEQ:
+                for pos in range(row[F_LO], row[F_HI] + 1):
+                    cnt[rank_of_nb(seq_card_nb(row, pos))] += 1
+            else:
+                cnt[row[F_RANK]] += row[F_NAT]
+                cnt[RK_2] += row[F_TWO]
+                cnt[RK_JK] += row[F_JOK]
             total += row[F_NAT] + row[F_TWO] + row[F_JOK]
     if total != R[R_PACK]:
         _fail_nb(S, INV_CARDS, where)
@@ -152,10 +160,13 @@ def check_nb(R, S, where):
             w = row[F_TWO] + row[F_JOK]
             closed = cap > 0 and row[F_NAT] + w >= cap  # R-92: a closed meld leaves the open-meld index
             if row[F_KIND] == MK_RANK:
-                if not rank_meld_ok_nb(R, row[F_RANK], row[F_NAT], w) or not is_natural_meld_rank_nb(row[F_RANK]):
+                if not rank_meld_ok_nb(R, row[F_RANK], row[F_NAT], w) or not meld_rank_ok_nb(R, row[F_RANK]):
                     _fail_nb(S, INV_MELD_VALID, where)
                 if (S.side[s, SD_MOR + row[F_RANK]] == m) == closed:
                     _fail_nb(S, INV_ONE_MELD_PER_RANK, where)
+            elif row[F_KIND] == MK_SEQ:
+                if not seq_row_ok_nb(row):  # Buraco (R-131, R-133)
+                    _fail_nb(S, INV_MELD_VALID, where)
             elif row[F_KIND] == MK_BLACK3:
                 if w != 0 or not black3_meld_ok_nb(R, row[F_NAT]) or row[F_RANK] != RK_3:
                     _fail_nb(S, INV_MELD_VALID, where)
@@ -193,7 +204,7 @@ def check_nb(R, S, where):
         _fail_nb(S, INV_PILE_FLAGS, where)
     # 6. red threes never in a hand (nor in a meld: rank melds of threes are rejected above)
     for p in range(n):
-        if S.hand[p, RED3_H] != 0 or S.hand[p, RED3_D] != 0:
+        if (S.hand[p, RED3_H] != 0 or S.hand[p, RED3_D] != 0) and not threes_plain_nb(R):
             _fail_nb(S, INV_RED3, where)
     # 7. components add up; cumulative scores move only at the end of a hand
     for s in range(nsides):

@@ -94,7 +94,9 @@ HC_TURNS = HC_N + 4  # turns the seat has played in this hand
 HC_PACKET = HC_N + 5  # cards in the seat's foot, kitty or morto still face down (no Classic preset has one)
 HC_KNOWN = HC_N + 6  # [NR] cards of each rank class every seat saw go into this hand (a pile pickup) and
 #                      not yet seen leave it (melded or discarded): a lower bound on the hand, reset each hand
-HC_LEN = HC_KNOWN + NR
+HC_INDIRECT = HC_KNOWN + NR  # 1: the seat took its side's morto by an indirect knock and has not begun a turn
+#                              since (R-140)
+HC_LEN = HC_INDIRECT + 1
 
 # What a side's seats did in a hand (side[s, SD_COUNT + SC_*]; the hand rows' per-side counts) ----
 class SideCount(IntEnum):
@@ -104,13 +106,14 @@ class SideCount(IntEnum):
     ASKS = 3  # "may I go out?" asked by a seat of the side
     YES = 4  # ... and answered yes by its partner
     TOPS = 5  # top discards taken alone (House-001, R-54)
-    FEET = 6  # feet or kitties picked up (Pennies, Railroad)
+    FEET = 6  # feet or kitties picked up (Pennies, Railroad); mortos (Buraco)
+    SEQS = 7  # sequences started (Buraco)
 
 
-SC_PICKUPS, SC_FREEZES, SC_B3DISC, SC_ASKS, SC_YES, SC_TOPS, SC_FEET = (int(c) for c in SideCount)
+SC_PICKUPS, SC_FREEZES, SC_B3DISC, SC_ASKS, SC_YES, SC_TOPS, SC_FEET, SC_SEQS = (int(c) for c in SideCount)
 NSC = len(SideCount)
 SIDE_COUNTS = ("pile_pickups", "freezes", "black3_discards", "asks", "yes_answers", "top_takes",
-               "feet_taken")  # hands-table names
+               "feet_taken", "sequences")  # hands-table names
 
 # Side table (side[s, c]) --------------------------------------------------------------------------
 SD_MOR = 0  # [NR] row of the side's open meld of a rank class (the one that takes cards), -1 none.

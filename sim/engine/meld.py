@@ -27,6 +27,7 @@ from .layout import (
     F_TWO,
     HC_N,
     HC_R,
+    KNOCK_NONE,
     MELD_NEXT,
     MELD_ON,
     MELD_OUT,
@@ -269,7 +270,7 @@ def meld_phase_from_nb(R, S, F, p, i):
         if S.hand[p, HC_N] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
             if not foot_due_nb(S):
                 return MELD_OUT  # e.g. the pile was taken with the last cards of the hand
-            pick_up_foot_nb(R, S, p)  # the hand emptied by melding with the foot due: at once
+            pick_up_foot_nb(R, S, p, KNOCK_NONE)  # the hand emptied by melding with the foot due: at once
         n = enum_meld_nb(R, S, p)
         if n == 0:
             st[S_ERR] = ERR_STUCK

@@ -282,6 +282,13 @@ def meld_put_nb(R, S, s, m, k):
     else:
         row[F_NAT] += 1
     row[F_VAL] += value_nb(R, r)
+    recount_nb(R, S, s, m, before)
+
+
+@engine_jit(inline="always")
+def recount_nb(R, S, s, m, before):
+    """Meld m of side s has taken a card and was a canasta of kind `before` (-1: none): the side's
+    canasta counts follow its kind now."""
     after = canasta_kind_nb(R, S, s, m)
     if after != before:
         if before >= 0:

@@ -103,7 +103,7 @@ from .layout import (
     ob_known,
 )
 from .rng import next_u32_nb
-from .table import foot_size_nb
+from .table import foot_size_nb, packets_nb
 
 
 @engine_jit(inline="always")
@@ -150,7 +150,7 @@ def observe_nb(R, S, p, dp, n):
     for q in range(MAXP):
         o[OB_HANDS + q] = S.hand[q, HC_N]
         o[OB_FEET + q] = S.hand[q, HC_PACKET]
-        o[OB_PACKETS_TAKEN + q] = 1 if q < R[R_PLAYERS] and foot_size_nb(R) > 0 and S.hand[q, HC_PACKET] == 0 else 0
+        o[OB_PACKETS_TAKEN + q] = 1 if q < packets_nb(R) and foot_size_nb(R) > 0 and S.hand[q, HC_PACKET] == 0 else 0
         o[OB_SEAT_TURNS + q] = S.hand[q, HC_TURNS]
     for q in range(R[R_PLAYERS]):  # the slots of absent seats keep the 0 they were made with
         o[OB_SEAT_LAID + q] = S.hand[q, HC_LAID]

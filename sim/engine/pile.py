@@ -2,7 +2,7 @@
 and the pending opening of a side that has not melded (snapshot and rollback, §1.7). This module
 reads the pile rules: `pile_methods_*`, `untakeable_top`, `one_card_pile_rule` (R-20)."""
 
-from .cards import card_class_nb, is_natural_meld_rank_nb, is_red3_nb, rank_of_nb, side_of_nb, value_nb
+from .cards import card_class_nb, is_natural_meld_rank_nb, is_red3_nb, rank_of_nb, side_of_nb, threes_plain_nb, value_nb
 from .decide import add_opt_nb
 from .goout import take_ok_nb
 from .jit import engine_jit
@@ -244,10 +244,11 @@ def rollback_nb(R, S, p):
 
 
 @engine_jit(inline="always")
-def from_pile_nb(S, p, s, c):
+def from_pile_nb(R, S, p, s, c):
     """Card c of the pile reaches p's hand in view of every seat (HC_KNOWN); a red three goes to side s's
-    red threes without replacement (§1.2). Shared by the pickup and House-001's top card alone."""
-    if is_red3_nb(c):
+    red threes without replacement (§1.2), where threes are not plain cards (Buraco). Shared by the pickup and
+    House-001's top card alone."""
+    if is_red3_nb(c) and not threes_plain_nb(R):
         lay_red3_nb(S, p, c, s)
     else:
         hadd_nb(S, p, c)
@@ -262,7 +263,7 @@ def pickup_nb(R, S, p):
     st = S.st
     s = side_of_nb(R, p)
     for i in range(st[S_PILE_N]):
-        from_pile_nb(S, p, s, S.pile[i])
+        from_pile_nb(R, S, p, s, S.pile[i])
     st[S_PILE_N] = 0
     st[S_FROZEN] = 0
     st[S_BLOCK] = -1

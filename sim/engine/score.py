@@ -1,8 +1,9 @@
 """Scoring a hand (§1.11, §3.1 scoring): every component in points, per side (docs/rules.md 2.7).
 This module reads the bonus and red-three rules (`canasta_bonus_*`, `red3_points`,
 `red3_negative_if_no_meld`, `red3_negative_without_sevens`, `table_negative_without_canasta`,
-`going_out_bonus`, `concealed_total`, `exact_deal_bonus`, `unpicked_foot_red3`): feet never picked up
-count against their side in `other` (R-96, R-115, R-154)."""
+`going_out_bonus`, `concealed_total`, `exact_deal_bonus`, `unpicked_foot_red3`, `morto_penalty`): feet never
+picked up count against their side in `other` (R-96, R-115, R-154), and Buraco's mortos never taken or
+reached too late by an indirect knock cost `morto_penalty` there (R-140)."""
 
 from .cards import side_of_nb
 from .jit import engine_jit
@@ -17,6 +18,7 @@ from .layout import (
     CK_SEVENS,
     END_OUT,
     F_VAL,
+    HC_INDIRECT,
     HC_PACKET,
     NCK,
     R_CANBONUS,
@@ -24,6 +26,7 @@ from .layout import (
     R_EXACT_BONUS,
     R_FOOT_R3,
     R_GO_BONUS,
+    R_MORTO_PEN,
     R_NSIDES,
     R_PLAYERS,
     R_RED3_NEG,
@@ -44,7 +47,7 @@ from .layout import (
     SD_RED3,
 )
 from .meldtable import black3_close_bonus_nb
-from .table import hand_value_nb, packet_value_nb
+from .table import hand_value_nb, packet_side_nb, packet_value_nb, packets_nb
 
 RED3_TABLE = 9  # red-three points for 0 .. 8 threes; each one more adds the table's last step
 
@@ -104,9 +107,16 @@ def score_hand_nb(R, S):
         feet = 0
         for p in range(R[R_PLAYERS]):
             if side_of_nb(R, p) == s:
-                inh -= hand_value_nb(R, S, p)
-                if S.hand[p, HC_PACKET] > 0:
-                    feet -= packet_value_nb(R, S, p, -R[R_FOOT_R3])  # R-96, R-115, R-154
+                if S.hand[p, HC_INDIRECT] != 0:
+                    feet -= R[R_MORTO_PEN]  # R-140: a morto reached indirectly and never played, as if not taken
+                else:
+                    inh -= hand_value_nb(R, S, p)
+        for q in range(packets_nb(R)):
+            if packet_side_nb(R, q) == s and S.hand[q, HC_PACKET] > 0:
+                if R[R_MORTO_PEN] > 0:
+                    feet -= R[R_MORTO_PEN]  # Buraco: a morto never taken (§3.10 scoring 5)
+                else:
+                    feet -= packet_value_nb(R, S, q, -R[R_FOOT_R3])  # R-96, R-115, R-154
         c = S.side[s, SD_COMP:SD_COMP + C_TOTAL + 1]
         c[C_MELDED] = melded
         c[C_CANASTAS] = can

@@ -7,7 +7,7 @@ those of seats before it: the stock never grows back over them (no variant with 
 a 216- or 648-card game needs no array that a Classic game carries. Which suit leaves a hand when a rank is melded is
 the engine's choice (S H D C), since suits do not matter in the rank-meld games."""
 
-from .cards import rank_of_nb, value_nb
+from .cards import rank_of_nb, side_of_nb, value_nb
 from .jit import engine_jit
 from .layout import (
     EV_RED3,
@@ -20,6 +20,9 @@ from .layout import (
     NR,
     R_B3_HAND,
     R_FOOT,
+    R_NSIDES,
+    R_PACKET_SIDE,
+    R_PLAYERS,
     RED3_D,
     RED3_H,
     RK_3,
@@ -143,6 +146,26 @@ def reshuffle_nb(S, p):
 def foot_size_nb(R):
     """Cards in each player's foot or kitty (`foot_size`), 0 where the variant has none."""
     return R[R_FOOT]
+
+
+@engine_jit(inline="always")
+def packets_nb(R):
+    """Face-down packets dealt: one per player (feet, kitties), or one per side (Buraco's mortos, R-136:
+    in the partnership game a team shares one). Slot q's packet is counted at S.hand[q, HC_PACKET]."""
+    return R[R_NSIDES] if R[R_PACKET_SIDE] != 0 else R[R_PLAYERS]
+
+
+@engine_jit(inline="always")
+def packet_seat_nb(R, p):
+    """The slot of the packet seat p picks up: its own, or its side's (slot s holds side s's morto; seat s
+    plays for side s in every preset with mortos)."""
+    return side_of_nb(R, p) if R[R_PACKET_SIDE] != 0 else p
+
+
+@engine_jit(inline="always")
+def packet_side_nb(R, q):
+    """The side whose packet lies in slot q."""
+    return q if R[R_PACKET_SIDE] != 0 else side_of_nb(R, q)
 
 
 @engine_jit(inline="always")

@@ -28,6 +28,7 @@ from .layout import (
     HC_LAID,
     HC_N,
     HC_TURNS,
+    KNOCK_NONE,
     MELD_OUT,
     OPT_A,
     S_ADDED_OLD,
@@ -174,7 +175,7 @@ def turn_nb(R, S, F, p, seat, at, i):
         # the foot earned this turn, going out by discarding the last card (§1.9), or the
         # next player's turn
         if foot_due_nb(S):
-            pick_up_foot_nb(R, S, p)
+            pick_up_foot_nb(R, S, p, KNOCK_NONE)
         elif S.hand[p, HC_N] == 0:
             go_out_nb(R, S, p)
             return
