@@ -266,6 +266,10 @@ def _validate_buraco(v: Variant) -> None:
     _need(v.draw_count == 1 and v.ask_partner == "none" and v.concealed_total == 0 and not v.top_card_draw
           and v.going_out_canastas >= 1 and not v.going_out_kinds,
           "sequences: one card drawn, no asking, no concealed bonus, no top-card draw, a canasta to go out")
+    _need(not (v.pile_methods_unfrozen or v.pile_methods_frozen or v.pile_methods_premeld or v.untakeable_top
+               or v.freeze_on_discard or v.block_on_discard or v.upcard_cover or v.upcard_blocks),
+          "sequences: the pile is always taken whole (R-135): no pile methods, untakeable, freezing, blocking or "
+          "covered cards")
 
 
 def _kinds(names: tuple[str, ...]) -> int:
@@ -849,7 +853,10 @@ def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
                 raise RulesError(f"--rule {key}={text!r}: give FROM:MINIMUM pairs, e.g. -inf:15,0:50,1500:90,3000:120")
             rows.append((MINUS_INF if a.strip() == "-inf" else _parse_int(key, a), _parse_int(key, b)))
         return key, tuple(rows)
-    if isinstance(current, tuple) and all(isinstance(x, int) for x in current):
+    if isinstance(current, tuple) and not current:  # an empty list: typed by the field's default
+        default = fields[key].default
+        current = default if isinstance(default, tuple) else current
+    if isinstance(current, tuple) and current and all(isinstance(x, int) for x in current):
         return key, tuple(_parse_int(key, x) for x in text.split(","))
     if isinstance(current, tuple):
         return key, tuple(x.strip() for x in text.split(",") if x.strip())

@@ -128,18 +128,39 @@ def hand_use_nb(obs, k):
 
 
 @njit(cache=True)
+def melds_with_hand_nb(obs, k):
+    """Card k makes a new meld with cards held: two of its rank (a set), or two of its suit beside it
+    (a sequence of three)."""
+    if k == JOKER or k // SUITS == RK_2:
+        return True  # a wild completes a meld of two naturals held
+    r = k // SUITS
+    suit = k % SUITS
+    if obs[OB_HR + r] >= 2:
+        return True
+    for base in (r + 1, POS_ACE_HIGH if r == RK_A else -10):
+        near = 0
+        for d in (-2, -1, 1, 2):
+            q = base + d
+            held = POS_ACE_LOW <= q <= POS_ACE_HIGH and obs[OB_HAND + _pos_rank(q) * SUITS + suit] > 0
+            if held and (d == -1 or d == 1 or near > 0):
+                near += 1
+        if near >= 2:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _draw_nb(obs, opts, n, prm):
-    """BU-D1: take the pile when it is big enough, or its top card fits."""
+    """BU-D1: take the pile when it is big enough, or when its top card is laid at once (it fits a meld of
+    the side, or makes one with the hand); else draw, so that the stock keeps running down."""
     take = -1
     for i in range(n):
         if opts[i, 0] == O_TAKE:
             take = i
     if take < 0:
         return 0
-    s = obs[OB_SIDE]
     top = obs[OB_PILE_TOP]
-    useful = fits_side_nb(obs, s, top) or hand_use_nb(obs, top) >= 3 or top == JOKER or top // SUITS == RK_2
-    if obs[OB_PILE_N] >= prm[K_BU_TAKE] or useful:
+    if obs[OB_PILE_N] >= prm[K_BU_TAKE] or fits_side_nb(obs, obs[OB_SIDE], top) or melds_with_hand_nb(obs, top):
         return take
     return 1 - take
 

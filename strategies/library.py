@@ -70,9 +70,9 @@ HEURISTIC_KNOBS = tuple(replace(k, whole=True) for k in (
          "where sevens make a canasta of their own (Pennies, Railroad): build (keep sevens, never discard one, "
          "lay them towards the sevens canasta) or free (ordinary cards)",
          (("free", H.SEVENS_FREE), ("build", H.SEVENS_BUILD))),
-    Knob("bu_take", B.K_BU_TAKE, 1, PILE, 2,
-         "Buraco (BU-D1): take the whole pile when it holds at least N cards, or when its top card fits a meld of "
-         "the side or two cards of the hand; 1: always"),
+    Knob("bu_take", B.K_BU_TAKE, 1, PILE, 3,
+         "Buraco (BU-D1): take the whole pile when it holds at least N cards, or when its top card is laid at once "
+         "(it fits a meld of the side, or makes a set or a sequence with cards held); 1: always"),
     Knob("bu_seq", B.K_BU_SEQ, -50, 50, 5,
          "Buraco (BU-D2): points a new sequence is preferred by over a new set (negative: sets first)"),
     Knob("bu_knock", B.K_BU_KNOCK, 0, 1, B.KNOCK_DIRECT,

@@ -45,7 +45,8 @@ def test_packed_rules_carry_every_value_the_kernels_read():
     ({"sides": ((0, 1), (2, 3))}, "partners may not sit next to each other"),
     ({"draw_count": 4}, "draw_count=4"),
     ({"pile_methods_frozen": ("M4",)}, "accepted M1, M2, M3"),
-    ({"end_of_stock": "E-BURACO"}, "implemented"),
+    ({"end_of_stock": "E-BURACO"}, "go together"),
+    ({"end_of_stock": "E-NONE"}, "implemented"),
     ({"card_values": (1,) * 14}, "multiples of 5"),
 ])
 def test_invalid_variant_descriptions_are_refused_by_name(change, message):

@@ -53,6 +53,9 @@ HOUSE = [["target_score=3000"], ["draw_count=2", "going_out_canastas=2"], ["red3
 # where melds close at seven (Pennies, Railroad) going out counts canastas by kind, and a count of two is
 # refused (rules.validate); these presets take the kinds instead
 CAPPED = {"draw_count=2,going_out_canastas=2": ["draw_count=1", "going_out_kinds=natural,mixed,wild"]}
+# Buraco's own turn draws one card and takes the pile whole (R-135): those house rules are refused by name
+BURACO = {"draw_count=2,going_out_canastas=2": ("one card drawn", ["going_out_canastas=2"]),
+          "pile_methods_frozen=M1,M2,untakeable_top=black3": ("the pile is always taken whole", ["morto_penalty=50"])}
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -63,6 +66,11 @@ def test_engine_view_decodes_every_rule_the_variant_states(name, rules):
         with pytest.raises(RulesError, match="meld_cap: going_out_canastas 0 or 1"):
             with_rules(PRESETS[name], rules)
         rules = CAPPED[key]
+    if PRESETS[name].sequences and key in BURACO:
+        message, instead = BURACO[key]
+        with pytest.raises(RulesError, match=message):
+            with_rules(PRESETS[name], rules)
+        rules = instead
     v = with_rules(PRESETS[name], rules)
     view = engine_view(v)
     for f in dataclasses.fields(Variant):

@@ -71,6 +71,7 @@ from .layout import (
     POS_ACE_HIGH,
     POS_ACE_LOW,
     RK_2,
+    RK_A,
     RK_JK,
     S_CHECK,
     S_ENDED,
@@ -102,6 +103,8 @@ from .seqtable import natural_kind_nb, seq_new_nb, seq_put_nb
 from .table import hadd_nb, hdel_nb, packet_seat_nb, pile_push_nb, pop_stock_nb
 from .turn import begin_turn_nb
 
+NONE_YET = 1 << 30  # a score above any card's
+DUP_WEIGHT = 4  # a neighbour in the suit weighs more than holding the card twice (which frees one copy)
 EV_AT_LOW, EV_AT_HIGH = 0, 1  # a sequence event's d: its cards go below the meld (or start it), or above
 
 
@@ -124,15 +127,17 @@ def knock_ok_nb(R, S, p, h_after, ncan_after):
 
 @engine_jit
 def seq_use_nb(S, p, k):
-    """How many cards of k's suit within two places of it the hand holds: what k is worth to a
-    sequence, so a set or a wild takes the card a sequence needs least."""
+    """How many cards of k's suit within two places of it the hand holds (an ace on both sides of the
+    run): what k is worth to a sequence, so a set or a wild takes the card a sequence needs least."""
     r = rank_of_nb(k)
     suit = k % SUITS
     u = 0
-    for base in (r + 1, POS_ACE_HIGH if r == 0 else -10):
-        for d in (-2, -1, 1, 2):
+    for base in (r + 1, POS_ACE_HIGH):
+        if base == POS_ACE_HIGH and r != RK_A:
+            break
+        for d in range(-2, 2 + 1):
             q = base + d
-            if POS_ACE_LOW <= q <= POS_ACE_HIGH:
+            if d != 0 and POS_ACE_LOW <= q <= POS_ACE_HIGH:
                 u += 1 if S.hand[p, natural_kind_nb(suit, q)] > 0 else 0
     return u
 
@@ -142,12 +147,12 @@ def pick_natural_nb(S, p, r):
     """The card of rank class r a set takes: the one least useful to a sequence, a suit held twice before
     one held once, then suits in S H D C order."""
     best = -1
-    score = 1 << 30
+    score = NONE_YET
     for suit in range(SUITS):
         k = r * SUITS + suit
         c = S.hand[p, k]
         if c > 0:
-            sc = seq_use_nb(S, p, k) * 4 + (0 if c >= 2 else 1)
+            sc = seq_use_nb(S, p, k) * DUP_WEIGHT + (0 if c >= 2 else 1)
             if sc < score:
                 score = sc
                 best = k
@@ -175,7 +180,7 @@ def pick_wild_nb(S, p, wr, suit, wpos, nat2):
     if wr == RK_JK:
         return JOKER
     best = -1
-    score = 1 << 30
+    score = NONE_YET
     for x in range(SUITS):
         k = RK_2 * SUITS + x
         c = S.hand[p, k]

@@ -18,11 +18,11 @@ from sim.engine import contract, layout
 ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
 
 # lowest first: a module may import only modules before it
-ORDER = ["contract", "layout", "jit", "cards", "rng", "state", "log", "table", "meldtable", "opening", "score",
-         "invariants", "observe", "decide", "goout", "deal", "packet", "sample", "pile", "meld", "ask", "discard",
-         "stockend", "draw", "turn", "game"]
-PHASES = ["deal", "packet", "draw", "pile", "meldtable", "opening", "meld", "ask", "goout", "discard", "stockend",
-          "score", "turn", "game"]
+ORDER = ["contract", "layout", "jit", "cards", "rng", "state", "log", "table", "meldtable", "seqtable", "opening",
+         "score", "invariants", "observe", "decide", "goout", "deal", "packet", "sample", "pile", "meld", "ask",
+         "discard", "stockend", "draw", "turn", "buraco", "game"]
+PHASES = ["deal", "packet", "draw", "pile", "meldtable", "seqtable", "opening", "meld", "ask", "goout", "discard",
+          "stockend", "score", "turn", "buraco", "game"]
 SHAPE = {"R_PLAYERS", "R_NSIDES", "R_LEN"}  # the table's shape, read wherever seats or sides are walked
 NOT_PHASES = {"contract", "layout", "invariants", "state"}  # define or check the layout, play no rule
 
