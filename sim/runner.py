@@ -128,9 +128,6 @@ def whole_number(name: str, value: Any, minimum: int = 1) -> int:
     return int(value)
 
 
-NOT_AT_BURACO = ("search",)  # strategies whose code plays the rank-meld games only (docs/strategies.md)
-
-
 def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], seed: int,
              check: bool = False) -> Job:
     v = get_variant(variant) if isinstance(variant, str) else variant
@@ -142,13 +139,6 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | S
     if len(chosen) > v.players:
         raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
     whole_number("seed", seed, minimum=0)
-    if v.sequences:
-        for c in chosen:
-            roots = [s.root() or s for s in (c.spec, c.spec.base) if s is not None]
-            if any(r.name in NOT_AT_BURACO for r in roots):
-                playing = ", ".join(n for n in REGISTRY if n not in NOT_AT_BURACO)
-                raise ValueError(f"strategy {c.label!r} does not play {v.name} (its sampler rebuilds Canasta tables "
-                                 f"only); accepted at Buraco: {playing}")
     job = Job(v, chosen, int(seed), check)
     function_table(job.functions())  # refuses more strategy functions than the engine has slots for
     return job

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from sim.engine import layout as L
+from sim.engine.buraco import buraco_turn_nb
 from sim.engine.deal import deal_hand_nb
 from sim.engine.game import PLAY_STREAM
 from sim.engine.jit import compile_strategy
@@ -97,14 +98,20 @@ def play_hands(variant: str, seed: int, hands: int = 1, period: int = 5,
             if st[L.S_TURN] >= R[L.R_MAX_TURNS]:
                 st[L.S_ENDED] = L.END_CAP
                 break
-            play_turn_nb(R, S, F, p)
+            if R[L.R_SEQ]:  # Buraco's own turn (sim/engine/buraco.py)
+                buraco_turn_nb(R, S, F, p, L.TURN_START, 0)
+            else:
+                play_turn_nb(R, S, F, p)
             while st[L.S_ERR] == L.ERR_CHOICE:
                 seat, dp = int(st[L.S_ERR_A]), int(st[L.S_ERR_B])
                 n = int(S.obs[L.OB_N])
                 yield "decision", Decision(R, copy_state(S), seat, dp, n)
                 st[L.S_ERR] = 0
                 i = heuristic_decide_nb(S.ru, S.obs, S.opts.copy(), n, S.prm[seat])
-                resume_turn_nb(R, S, F, seat, dp, i)
+                if R[L.R_SEQ]:
+                    buraco_turn_nb(R, S, F, int(st[L.S_CUR]), dp, i)
+                else:
+                    resume_turn_nb(R, S, F, seat, dp, i)
             assert st[L.S_ERR] == 0, f"engine error {st[L.S_ERR]} ({st[L.S_ERR_A]}) in hand {hand}"
             p = (int(st[L.S_CUR]) + 1) % v.players
         score_hand_nb(R, S)

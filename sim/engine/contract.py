@@ -337,6 +337,8 @@ OB_SEAT_TURNS = 104  # [MAXP] turns each seat has played in this hand
 OB_CANK = 112  # [MAXS * NCK] completed canastas of each side by kind: OB_CANK + side * NCK + CK_*
 OB_SPARE = OB_CANK + MAXS * NCK  # 176 .. 239: room for the blocks later variants need
 OB_SEAT_LAID = OB_SPARE  # [MAXP] 1 once the seat has laid a card on the table this hand (concealed, R-13)
+OB_INDIRECT = OB_SPARE + MAXP  # [MAXP] 1: the seat took its side's morto by an indirect knock and has not
+#                                played since (Buraco, R-140)
 OB_HAND = 240  # [NK] own hand by card kind
 OB_HR = OB_HAND + NK  # [NR] own hand by rank class
 OB_PILEK = OB_HR + NR  # [NK] the pile by card kind: every card seen going in since it was last taken

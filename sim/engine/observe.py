@@ -10,6 +10,7 @@ what the player in turn has done this turn."""
 from .cards import side_of_nb
 from .jit import engine_jit
 from .layout import (
+    HC_INDIRECT,
     HC_KNOWN,
     HC_LAID,
     HC_N,
@@ -38,6 +39,7 @@ from .layout import (
     OB_HANDS,
     OB_HN,
     OB_HR,
+    OB_INDIRECT,
     OB_LAID,
     OB_LAID_NOW,
     OB_LAST_RED3,
@@ -154,6 +156,7 @@ def observe_nb(R, S, p, dp, n):
         o[OB_SEAT_TURNS + q] = S.hand[q, HC_TURNS]
     for q in range(R[R_PLAYERS]):  # the slots of absent seats keep the 0 they were made with
         o[OB_SEAT_LAID + q] = S.hand[q, HC_LAID]
+        o[OB_INDIRECT + q] = S.hand[q, HC_INDIRECT]
         for r in range(NR):
             o[kb + q * NR + r] = S.hand[q, HC_KNOWN + r]
     for k in range(NK):

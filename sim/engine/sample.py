@@ -10,27 +10,32 @@ player in turn has done this turn, and the cards every seat saw go into a hand w
 
 The hidden pool is the pack less everything seen. Suits matter only for red and black threes, so
 meld rows take the first kinds of their rank left in the pool, black threes for a black-three meld;
-red threes can only be in the stock or a face-down foot. The cards known to be in a hand go to it first; the rest are
+red threes can only be in the stock or a face-down foot. In Buraco a sequence row shows its very cards,
+which leave the pool; a set's suits are not shown, so it takes the first of its rank; threes are plain
+cards, dealt like any other; the mortos lie where the deal put them (one per side). The cards known to be in a hand go to it first; the rest are
 shuffled with the engine's generator (rng.py), seeded from `seed`, and fill the other hands to
 their sizes, the feet still face down and the stock. At an answer (D11) the asker has asked, which it may only do when it
 could go out: its hand is dealt again until it could (rejection sampling). A pending opening (§1.7) gets its snapshot back: the hand before this
 turn's melds, and for a pending pile take the taken top card under the pile, so a rollback works
 as in the game. Only the table's shape is read from the rules; the pack comes from deal.py."""
 
-from .cards import is_red3_nb, rank_of_nb, side_of_nb
+from .cards import is_red3_nb, rank_of_nb, side_of_nb, threes_plain_nb
 from .deal import pack_count_nb
 from .goout import can_go_out_nb
 from .jit import engine_jit
 from .layout import (
     DP_ANSWER,
     ERR_SAMPLE,
+    F_HI,
     F_JOK,
     F_KIND,
+    F_LO,
     F_NAT,
     F_PLAYER,
     F_RANK,
     F_TURN,
     F_TWO,
+    HC_INDIRECT,
     HC_KNOWN,
     HC_LAID,
     HC_N,
@@ -41,6 +46,7 @@ from .layout import (
     MAXP,
     MAXS,
     MK_BLACK3,
+    MK_SEQ,
     NCK,
     NK,
     NMF,
@@ -59,6 +65,7 @@ from .layout import (
     OB_HAND,
     OB_HANDNO,
     OB_HANDS,
+    OB_INDIRECT,
     OB_LAID,
     OB_LAID_NOW,
     OB_LAST_RED3,
@@ -134,7 +141,8 @@ from .layout import (
     ob_known,
 )
 from .rng import seed_rng_nb
-from .table import hadd_nb, packet_lo_nb, shuffle_stock_nb
+from .seqtable import seq_card_nb
+from .table import hadd_nb, packet_lo_nb, packets_nb, shuffle_stock_nb
 
 SAMPLE_STREAM = 1 << 41  # key of a sample's shuffle, apart from the deal streams (key 0) and play (1 << 40)
 SAMPLE_PLAY = 1 << 42  # key of the sampled state's own play stream (the random words its strategies see)
@@ -142,9 +150,10 @@ ASK_TRIES = 1 << 14  # deals tried for an asker who must be able to go out (reje
 
 
 @engine_jit(inline="always")
-def pool_take_nb(w, r):
-    """One card of rank class r out of the pool w (counts by kind), never a red three: the first suit
-    left (a black three for rank 3). Returns its kind, or -1 when the pool has none."""
+def pool_take_nb(w, r, plain):
+    """One card of rank class r out of the pool w (counts by kind), never a red three unless threes are
+    plain cards (Buraco): the first suit left (a black three for rank 3). Returns its kind, or -1 when the
+    pool has none."""
     if r == RK_JK:
         if w[JOKER] > 0:
             w[JOKER] -= 1
@@ -152,7 +161,7 @@ def pool_take_nb(w, r):
         return -1
     for s in range(SUITS):
         k = r * SUITS + s
-        if w[k] > 0 and not is_red3_nb(k):
+        if w[k] > 0 and (plain or not is_red3_nb(k)):
             w[k] -= 1
             return k
     return -1
@@ -207,7 +216,9 @@ def sample_table_nb(R, obs, S):
         S.hand[q, HC_PACKET] = 0
         for r in range(NR):
             S.hand[q, HC_KNOWN + r] = 0
+        S.hand[q, HC_INDIRECT] = 0
         if q < MAXP:
+            S.hand[q, HC_INDIRECT] = obs[OB_INDIRECT + q]
             S.hand[q, HC_LAID] = obs[OB_SEAT_LAID + q]
             S.hand[q, HC_TURNS] = obs[OB_SEAT_TURNS + q]
             S.hand[q, HC_PACKET] = obs[OB_FEET + q]
@@ -251,6 +262,7 @@ def sample_nb(R, obs, S, seed):
     cur = st[S_CUR]
     n = R[R_PLAYERS]
     w = st[S_WORK:S_WORK + NK]  # the hidden pool, by card kind
+    plain = threes_plain_nb(R)  # Buraco: red threes are ordinary cards, in any hand
     for k in range(NK):
         w[k] = pack_count_nb(R, k)
     # the seat's own hand
@@ -273,7 +285,7 @@ def sample_nb(R, obs, S, seed):
     if pn > 0:
         S.pile[pn - 1] = top
     st[S_PILE_N] = pn
-    st[S_PILE_R3] = obs[OB_PILEK + RED3_H] + obs[OB_PILEK + RED3_D]  # red threes reach the pile as upcards only
+    st[S_PILE_R3] = 0 if plain else obs[OB_PILEK + RED3_H] + obs[OB_PILEK + RED3_D]  # upcards only
     # red threes laid out
     for s in range(R[R_NSIDES]):
         for _ in range(obs[OB_RED3 + s]):
@@ -298,15 +310,27 @@ def sample_nb(R, obs, S, seed):
         if top_back:
             st[S_INCOMING] = pn - st[S_PILE_R3]
     # the meld rows' cards
+    for s in range(R[R_NSIDES]):  # a sequence shows its very cards (Buraco): they leave the pool first
+        for m in range(obs[OB_NM + s]):
+            row = S.melds[s, m]
+            if row[F_KIND] == MK_SEQ:
+                for pos in range(row[F_LO], row[F_HI] + 1):
+                    k = seq_card_nb(row, pos)
+                    w[k] -= 1
+                    if w[k] < 0:
+                        st[S_ERR] = ERR_SAMPLE
+                        return
     for s in range(R[R_NSIDES]):
         for m in range(obs[OB_NM + s]):
             row = S.melds[s, m]
+            if row[F_KIND] == MK_SEQ:
+                continue
             r = RK_3 if row[F_KIND] == MK_BLACK3 else row[F_RANK]
             mine = pending and s == s0 and m >= snap_nm
             for f in (F_NAT, F_TWO, F_JOK):
                 rr = RK_2 if f == F_TWO else (RK_JK if f == F_JOK else r)
                 for _ in range(row[f]):
-                    k = pool_take_nb(w, rr)
+                    k = pool_take_nb(w, rr, plain)
                     if k < 0:
                         st[S_ERR] = ERR_SAMPLE
                         return
@@ -326,7 +350,7 @@ def sample_nb(R, obs, S, seed):
             continue
         for r in range(NR):
             for _ in range(S.hand[q, HC_KNOWN + r]):
-                k = pool_take_nb(w, r)
+                k = pool_take_nb(w, r, plain)
                 if k < 0:
                     st[S_ERR] = ERR_SAMPLE
                     return
@@ -341,13 +365,13 @@ def sample_nb(R, obs, S, seed):
         if w[k] < 0:
             st[S_ERR] = ERR_SAMPLE
             return
-        if is_red3_nb(k):
+        if is_red3_nb(k) and not plain:
             continue
         for _ in range(w[k]):
             S.stock[m] = k
             m += 1
-    red_h = w[RED3_H]  # the pool's counts: the go-out search below works in the same scratch
-    red_d = w[RED3_D]
+    red_h = 0 if plain else w[RED3_H]  # the pool's counts: the go-out search below works in the same scratch
+    red_d = 0 if plain else w[RED3_D]
     feet = 0
     for q in range(n):
         feet += obs[OB_FEET + q]
@@ -386,7 +410,7 @@ def sample_nb(R, obs, S, seed):
         m += 1
     shuffle_stock_nb(S, m)
     # the feet still face down, from the top of the shuffled pool to their place (table.py)
-    if feet > 0 and m > packet_lo_nb(R, S, n - 1):
+    if feet > 0 and m > packet_lo_nb(R, S, packets_nb(R) - 1):
         st[S_ERR] = ERR_SAMPLE  # the pool would overlap the feet's place: never with a hand of a foot or more
         return
     for q in range(n):

@@ -21,7 +21,7 @@ from strategies.library import BASELINE
 STOP_TRACES = {L.S_ERR_A, L.S_ERR_B, L.S_ERR_C}
 
 
-@pytest.mark.parametrize("variant", ["classic-2p", "classic-3p", "classic-4p", "classic-6p"])
+@pytest.mark.parametrize("variant", ["classic-2p", "classic-3p", "classic-4p", "classic-6p", "buraco-2p", "buraco-4p"])
 def test_a_turn_resumed_at_its_decisions_goes_as_if_it_never_stopped(variant):
     straight = [S for kind, S in play_hands(variant, 21, hands=3, period=0) if kind == "hand"]
     stops = 0

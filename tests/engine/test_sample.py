@@ -25,7 +25,8 @@ from sim.engine.sample import sample_nb
 from sim.engine.state import State, new_state
 from sim.engine.table import packet_lo_nb
 
-VARIANTS = ["classic-2p", "classic-3p", "classic-4p", "classic-6p", "pennies-6p", "railroad-3p"]
+VARIANTS = ["classic-2p", "classic-3p", "classic-4p", "classic-6p", "pennies-6p", "railroad-3p", "buraco-2p",
+            "buraco-4p"]
 SEEDS = (11, 12, 13)
 HANDS = 2
 PERIOD = 3  # about one decision in three is a test position

@@ -28,7 +28,7 @@ from strategies.search import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, search_decide
 FAST = "search:samples=2"
 
 
-@pytest.mark.parametrize("variant", ["classic-2p", "classic-4p"])
+@pytest.mark.parametrize("variant", ["classic-2p", "classic-4p", "buraco-2p", "buraco-4p"])
 def test_search_plays_legal_complete_games(variant):
     r = play(variant, [FAST, "baseline"], games=2, seed=3, check=True)  # every invariant after every action
     g = r.games
