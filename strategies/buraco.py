@@ -128,11 +128,27 @@ def hand_use_nb(obs, k):
 
 
 @njit(cache=True)
+def wild_fits_nb(obs):
+    """A wild taken from the pile would start a meld at once: the hand holds a natural pair, or two cards
+    of a suit within two places. (Onto a meld it waits for a canasta, or for nothing under `bu_clean`: a
+    wild taken into a hand of wilds would only go back on the pile, and two such hands would pass it to
+    and fro for ever, nobody drawing.)"""
+    for r in range(RK_A, RK_JK):
+        if r != RK_2 and obs[OB_HR + r] >= 2:
+            return True
+    for k in range(SUITS * RK_JK):
+        r = k // SUITS
+        if obs[OB_HAND + k] > 0 and r != RK_2 and hand_use_nb(obs, k) > 2 * (obs[OB_HR + r] - 1):
+            return True  # a neighbour of its suit within two places
+    return False
+
+
+@njit(cache=True)
 def melds_with_hand_nb(obs, k):
     """Card k makes a new meld with cards held: two of its rank (a set), or two of its suit beside it
     (a sequence of three)."""
     if k == JOKER or k // SUITS == RK_2:
-        return True  # a wild completes a meld of two naturals held
+        return wild_fits_nb(obs)
     r = k // SUITS
     suit = k % SUITS
     if obs[OB_HR + r] >= 2:
