@@ -41,6 +41,7 @@ from sim.engine.contract import (
     O_SEQ,
     O_STOP,
     O_TAKE,
+    OB_CANASTAS,
     OB_DP,
     OB_FEET,
     OB_HAND,
@@ -176,7 +177,17 @@ def _draw_nb(obs, opts, n, prm):
     if take < 0:
         return 0
     top = obs[OB_PILE_TOP]
-    if obs[OB_PILE_N] >= prm[K_BU_TAKE] or fits_side_nb(obs, obs[OB_SIDE], top) or melds_with_hand_nb(obs, top):
+    s = obs[OB_SIDE]
+    if obs[OB_PILE_N] >= prm[K_BU_TAKE]:
+        return take
+    # the top card must be laid this turn: with the morto gone and no canasta, a meld may not leave fewer than
+    # two cards, and a card taken but not laid would pass to and fro (nobody drawing, the stock
+    # never running out)
+    free = obs[OB_FEET + s] > 0 or obs[OB_CANASTAS + s] > 0
+    after = obs[OB_HN] + obs[OB_PILE_N]
+    if fits_side_nb(obs, s, top) and (free or after - 1 >= 2):
+        return take
+    if melds_with_hand_nb(obs, top) and (free or after - MIN_MELD >= 2):
         return take
     return 1 - take
 
