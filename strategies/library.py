@@ -70,16 +70,17 @@ HEURISTIC_KNOBS = tuple(replace(k, whole=True) for k in (
          "where sevens make a canasta of their own (Pennies, Railroad): build (keep sevens, never discard one, "
          "lay them towards the sevens canasta) or free (ordinary cards)",
          (("free", H.SEVENS_FREE), ("build", H.SEVENS_BUILD))),
-    Knob("bu_take", B.K_BU_TAKE, 1, PILE, 3,
+    Knob("bu_take", B.K_BU_TAKE, 1, PILE, 2,
          "Buraco (BU-D1): take the whole pile when it holds at least N cards, or when its top card is laid at once "
-         "(it fits a meld of the side, or makes a set or a sequence with cards held); 1: always"),
-    Knob("bu_seq", B.K_BU_SEQ, -50, 50, 5,
+         "(it fits a meld of the side, or makes a set or a sequence with cards held); 1: always (two such players take "
+         "the pile from each other for ever: the turn cap ends the hand)"),
+    Knob("bu_seq", B.K_BU_SEQ, -50, 50, -20,
          "Buraco (BU-D2): points a new sequence is preferred by over a new set (negative: sets first)"),
     Knob("bu_knock", B.K_BU_KNOCK, 0, 1, B.KNOCK_DIRECT,
          "Buraco (BU-D3): reach the morto by a direct knock (meld the last cards, play on with it) or an "
          "indirect one (keep a card to discard, play the morto from the next turn; R-140's risk)",
          (("direct", B.KNOCK_DIRECT), ("indirect", B.KNOCK_INDIRECT))),
-    Knob("bu_clean", B.K_BU_CLEAN, 3, 13, 4,
+    Knob("bu_clean", B.K_BU_CLEAN, 3, 13, B.CLEAN_OFF,
          "Buraco (BU-D4): off, or N: no wild onto a wild-free meld of N naturals or more, so that it can become a "
          "clean canasta (200 against 100), unless it completes a canasta with the stock nearly gone",
          (("off", B.CLEAN_OFF),)),
