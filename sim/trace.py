@@ -45,6 +45,11 @@ FIXED_TEXT = {L.O_DRAW: "draw from the stock", L.O_END: "end the hand", L.O_STOP
               L.O_NOASK: "do not ask partner", L.O_YES: "answer yes", L.O_NO: "answer no"}
 
 
+def _seq_kind(suit: int, pos: int) -> int:
+    """The card of sequence place `pos` (1 and 14: the ace) in `suit`."""
+    return (0 if pos in (L.POS_ACE_LOW, L.POS_ACE_HIGH) else pos - 1) * L.SUITS + suit
+
+
 def describe_option(kind: int, a: int, b: int, c: int) -> str:
     """One option row (kind, a, b, c; contract.Option) as short text with card and rank names:
     "draw from the stock", "take the pile (natural_wild with a JK)", "new meld of 8s: 2 naturals + 2",
@@ -72,6 +77,16 @@ def describe_option(kind: int, a: int, b: int, c: int) -> str:
         return f"take the top discard {_card(a)} alone"
     if kind == L.O_WILD:
         return f"new wild meld: {a} joker{'s' if a != 1 else ''} + {b} two{'s' if b != 1 else ''}"
+    if kind == L.O_SEQ:
+        if not (0 <= a < L.SUITS and L.POS_ACE_LOW <= b <= L.POS_ACE_HIGH - L.MIN_MELD + 1):
+            raise ValueError(f"bad sequence suit {a} or lowest place {b}")
+        cards = [_card(_seq_kind(a, q)) for q in range(b, b + L.MIN_MELD)]
+        wpos = L.seq_wild_pos(c)
+        wild = f" (a {_rank(L.seq_wild_rank(c))} as the {cards[wpos - b]})" if wpos else ""
+        return f"new sequence {' '.join(cards)}{wild}"
+    if kind == L.O_EXTEND:
+        end = "low" if b == L.END_LOW else "high"
+        return f"extend sequence {a} at its {end} end with {'a natural' if c < 0 else f'a wild {_rank(c)}'}"
     raise ValueError(f"option kind {kind} ({name}) has no description")
 
 

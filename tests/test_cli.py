@@ -131,10 +131,26 @@ def test_compare_writes_report_table_and_chart(tmp_path, capsys):
 
 
 def test_bench_json_has_the_contract_fields():
-    r = run("bench", "classic-2p", "--json", "--seconds", "0.2")
+    # --no-cold-start: the cold start is a whole compile from scratch (minutes), which the next test checks
+    # the wiring of, and tests/engine/test_jit.py the compile itself
+    r = run("bench", "classic-2p", "--json", "--seconds", "0.2", "--no-cold-start")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout.splitlines()[0])
     for key in ("variant", "hands_per_second", "games_per_second", "us_per_decision", "warm_start_seconds",
                 "cold_start_seconds"):
         assert key in d
-    assert d["variant"] == "classic-2p" and d["hands_per_second"] > 0 and d["cold_start_seconds"] > 0
+    assert d["variant"] == "classic-2p" and d["hands_per_second"] > 0 and d["cold_start_seconds"] is None
+
+
+def test_bench_cold_start_times_a_fresh_interpreter_on_an_empty_compiled_cache(monkeypatch):
+    """The cold start runs its child with NUMBA_CACHE_DIR on a new, empty folder and reports the seconds
+    from before the launch until the child has played (here the child only reports, instead of compiling
+    the engine: that compile is tests/engine/test_jit.py's)."""
+    from sim import bench
+
+    child = ("import os, sys, time; d = os.environ['NUMBA_CACHE_DIR']; "
+             "assert os.path.isdir(d) and not os.listdir(d), d; assert sys.argv[2] == 'classic-2p'; "
+             "time.sleep(0.2); print(time.time() - float(sys.argv[1]))")
+    monkeypatch.setattr(bench, "WARM_START", child)
+    seconds = bench.cold_start("classic-2p")
+    assert 0.2 <= seconds < 60

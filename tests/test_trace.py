@@ -136,7 +136,7 @@ def test_describe_option_names_every_card_and_rank_class():
         assert describe_option(L.O_ADD, 1, r, 0) == f"add a wild {name} to meld 1"
 
 
-@pytest.mark.parametrize("kind", [0, 15, 99, -1])
+@pytest.mark.parametrize("kind", [0, 17, 99, -1])
 def test_describe_option_unknown_kind_raises_value_error(kind):
     with pytest.raises(ValueError, match="unknown option kind"):
         describe_option(kind, 0, 0, 0)
@@ -158,3 +158,12 @@ def test_empty_trace_has_the_readable_columns():
     tr = trace_decisions("classic-4p", ["baseline"], games=0, seed=3)
     assert len(tr) == 0
     assert {"card", "pile_top", "choice_text"} <= set(tr.decisions.columns)
+
+
+def test_describe_option_names_buraco_sequences_and_the_free_take():
+    assert describe_option(L.O_SEQ, L.SUIT_H, 5, L.seq_wild(7, L.RK_JK)) == "new sequence 5H 6H 7H (a JK as the 7H)"
+    assert describe_option(L.O_SEQ, L.SUIT_D, 12, -1) == "new sequence QD KD AD"
+    assert describe_option(L.O_EXTEND, 3, L.END_HIGH, L.RK_2) == "extend sequence 3 at its high end with a wild 2"
+    assert describe_option(L.O_TAKE, L.TAKE_FREE, -1, 0) == "take the pile (free)"
+    with pytest.raises(ValueError, match="bad sequence"):
+        describe_option(L.O_SEQ, 4, 5, -1)
