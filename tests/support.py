@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
+import functools
 
-from sim.cards import parse_cards, rank_class
+import numpy as np
+from numba import njit
+
+from sim.cards import parse_card, parse_cards, rank_class
 from sim.engine import layout as L
 from sim.engine.goout import can_go_out_nb
 from sim.engine.layout import HC_LAID, SD_CUM, SD_MELDED, SD_RED3, SD_REQ
@@ -114,3 +117,38 @@ def empty_state(variant: str = "classic-4p") -> tuple[np.ndarray, State]:
     v = get_variant(variant)
     R = pack(v)
     return R, new_state(R)
+
+
+def stock(t: Table, cards: str, filler: int = 0) -> Table:
+    """The stock, top card first, over `filler` cards of no use to anybody (fours of clubs)."""
+    ks = parse_cards(cards)
+    below = [parse_card("4C")] * filler
+    for i, k in enumerate(below + ks[::-1]):
+        t.S.stock[i] = k
+    t.S.st[L.S_STOCK_N] = len(ks) + filler
+    return t
+
+
+# Whole turns played by the engine with every real choice made by the test (test_boat.py, test_pennies_railroad.py,
+# test_buraco.py): the engine stops at each decision with more than one legal option, the test picks one
+
+
+@njit
+def ask_the_test_nb(rules, obs, opts, n, knobs):
+    return -1  # DEFER with no base strategy behind it: the engine stops right at the decision
+
+
+@functools.cache
+def stop_table() -> tuple:
+    from sim.runner import function_table, prepare_engine
+
+    prepare_engine([ask_the_test_nb])
+    return function_table([ask_the_test_nb])
+
+
+def pick(choice: tuple | str, opts: list[tuple[int, int, int, int]]) -> int:
+    """The index of the option `choice` names: an option (or the start of one), or a card name to discard."""
+    want = (L.O_DISCARD, parse_card(choice)) if isinstance(choice, str) else tuple(choice)
+    hits = [i for i, o in enumerate(opts) if o[:len(want)] == want]
+    assert len(hits) == 1, f"{choice} is not one of the options offered: {opts}"
+    return hits[0]

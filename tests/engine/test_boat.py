@@ -20,8 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-from numba import njit
-from support import NATURAL_KINGS, Table
+from support import NATURAL_KINGS, Table, pick, stock, stop_table
 
 from sim.cards import card_name, parse_card, parse_cards, rank_class
 from sim.engine import layout as L
@@ -36,7 +35,7 @@ from sim.engine.state import State, new_state
 from sim.engine.turn import begin_turn_nb, play_turn_nb, resume_turn_nb
 from sim.results import play
 from sim.rules import get_variant, pack
-from sim.runner import function_table, make_job, prepare_engine
+from sim.runner import make_job
 from sim.trace import trace_decisions
 from sim.transcript import events
 
@@ -94,16 +93,6 @@ def wild(t: Table, side: int, cards: str, seat: int | None = None) -> int:
     return m
 
 
-def stock(t: Table, cards: str, filler: int = 0) -> Table:
-    """The stock, top card first, over `filler` cards of no use to anybody (fours of clubs)."""
-    ks = parse_cards(cards)
-    below = [parse_card("4C")] * filler
-    for i, k in enumerate(below + ks[::-1]):
-        t.S.stock[i] = k
-    t.S.st[L.S_STOCK_N] = len(ks) + filler
-    return t
-
-
 def meld_row(t: Table, side: int, rank: int) -> int:
     return int(t.S.side[side, SD_MOR + rank])
 
@@ -146,24 +135,6 @@ def step(t: Table, seat: int, option: tuple[int, int, int, int]) -> int:
 # Whole turns played by the engine, every real choice made here ----------------------------------------
 
 
-@njit
-def _ask_the_test_nb(rules, obs, opts, n, knobs):
-    return -1  # DEFER with no base strategy behind it: the engine stops right at the decision
-
-
-@functools.cache
-def _stop_table() -> tuple:
-    prepare_engine([_ask_the_test_nb])
-    return function_table([_ask_the_test_nb])
-
-
-def _pick(choice: tuple | str, opts: list[tuple[int, int, int, int]]) -> int:
-    want = (L.O_DISCARD, parse_card(choice)) if isinstance(choice, str) else tuple(choice)
-    hits = [i for i, o in enumerate(opts) if o[:len(want)] == want]
-    assert len(hits) == 1, f"{choice} is not one of the options offered: {opts}"
-    return hits[0]
-
-
 class Met(NamedTuple):
     """A decision met in a turn: its point, the options offered, and the pile and hand sizes then."""
 
@@ -178,7 +149,7 @@ def engine_turn(t: Table, seat: int, *choices: tuple | str, all_used: bool = Tru
     decision with more than one legal option the next of `choices` is taken: an option (or the start of
     one), or a card name to discard. Returns the decisions met."""
     S, R = t.S, t.R
-    F = _stop_table()
+    F = stop_table()
     S.hand[:, HC_FN] = 0
     S.hand[:, HC_FNB] = -1
     todo = list(choices)
@@ -189,7 +160,7 @@ def engine_turn(t: Table, seat: int, *choices: tuple | str, all_used: bool = Tru
         opts = [tuple(int(x) for x in S.opts[i]) for i in range(int(S.obs[L.OB_N]))]
         met.append(Met(dp, opts, int(S.st[L.S_PILE_N]), int(S.hand[int(S.st[L.S_CUR]), HC_N])))
         assert todo, f"no choice left for the {L.DP_NAMES[dp]} decision of seat {who}: {opts}"
-        i = _pick(todo.pop(0), opts)
+        i = pick(todo.pop(0), opts)
         S.st[L.S_ERR] = 0
         resume_turn_nb(R, S, F, who, dp, i)
     assert int(S.st[L.S_ERR]) == 0, int(S.st[L.S_ERR])

@@ -11,12 +11,10 @@ in which every decision with more than one legal option is made here, from the o
 
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
 import pytest
-from numba import njit
-from support import Table
+from support import Table, pick, stock, stop_table
 
 from sim.cards import card_name, parse_card, parse_cards, rank_class
 from sim.engine import layout as L
@@ -29,7 +27,6 @@ from sim.engine.seqtable import seq_new_nb, seq_put_nb
 from sim.engine.state import new_state
 from sim.engine.table import packet_lo_nb
 from sim.rules import get_variant, pack
-from sim.runner import function_table, prepare_engine
 
 B2, B4 = "buraco-2p", "buraco-4p"
 S_, H_, D_, C_ = L.SUIT_S, L.SUIT_H, L.SUIT_D, L.SUIT_C
@@ -110,34 +107,16 @@ def hand_of(t: Table, seat: int) -> list[str]:
 # Whole turns played by the engine, every real choice made here --------------------------------------
 
 
-@njit
-def _ask_the_test_nb(rules, obs, opts, n, knobs):
-    return -1  # DEFER with no base strategy behind it: the engine stops right at the decision
-
-
-@functools.cache
-def _stop_table() -> tuple:
-    prepare_engine([_ask_the_test_nb])
-    return function_table([_ask_the_test_nb])
-
-
 class Met(NamedTuple):
     dp: int
     opts: list[tuple[int, int, int, int]]
-
-
-def _pick(choice: tuple | str, opts: list[tuple[int, int, int, int]]) -> int:
-    want = (L.O_DISCARD, parse_card(choice)) if isinstance(choice, str) else tuple(choice)
-    hits = [i for i, o in enumerate(opts) if o[:len(want)] == want]
-    assert len(hits) == 1, f"{choice} is not one of the options offered: {opts}"
-    return hits[0]
 
 
 def engine_turn(t: Table, seat: int, *choices: tuple | str) -> list[Met]:
     """`seat`'s whole Buraco turn as the engine plays it; at each decision with more than one legal option
     the next of `choices` is taken (an option or its start, or a card name to discard)."""
     S, R = t.S, t.R
-    F = _stop_table()
+    F = stop_table()
     S.hand[:, HC_FN] = 0
     S.hand[:, HC_FNB] = -1
     todo = list(choices)
@@ -148,22 +127,12 @@ def engine_turn(t: Table, seat: int, *choices: tuple | str) -> list[Met]:
         opts = [tuple(int(x) for x in S.opts[i]) for i in range(int(S.obs[L.OB_N]))]
         met.append(Met(dp, opts))
         assert todo, f"no choice left for the {L.DP_NAMES[dp]} decision: {opts}"
-        i = _pick(todo.pop(0), opts)
+        i = pick(todo.pop(0), opts)
         S.st[L.S_ERR] = 0
         buraco_turn_nb(R, S, F, seat, dp, i)
     assert int(S.st[L.S_ERR]) == 0, int(S.st[L.S_ERR])
     assert not todo, f"choices left over: {todo}"
     return met
-
-
-def stock(t: Table, cards: str, filler: int = 10) -> Table:
-    """The stock, top card first, over `filler` cards (fours of clubs)."""
-    ks = parse_cards(cards)
-    below = [parse_card("4C")] * filler
-    for i, k in enumerate(below + ks[::-1]):
-        t.S.stock[i] = k
-    t.S.st[L.S_STOCK_N] = len(ks) + filler
-    return t
 
 
 # §5.7 worked examples ---------------------------------------------------------------------------------
@@ -312,7 +281,7 @@ def test_r135_taking_the_pile_puts_every_card_in_the_hand():
     t = table(B2)
     morto(t, 0)
     morto(t, 1)
-    stock(t, "KD")
+    stock(t, "KD", filler=10)
     t.pile("5H 9C JK 3D")
     t.hand(0, "7S 8D")
     engine_turn(t, 0, TAKE, "8D")  # nothing to meld: the meld phase stops by itself
@@ -324,7 +293,7 @@ def test_r137_direct_knock_picks_up_the_morto_and_plays_on():
     t = table(B2)
     morto(t, 0, "KS KH KD 9S 9H 9D 4C 4D 5C 6C 7C")
     morto(t, 1)
-    stock(t, "8S")
+    stock(t, "8S", filler=10)
     t.hand(0, "5S 6S 7S")
     met = engine_turn(t, 0, (L.O_SEQ, S_, 5, -1), (L.O_EXTEND,), STOP, "KS")  # the draw is forced
     # four spades melded (the hand emptied by melding): the morto came at once, and the turn went on
@@ -337,7 +306,7 @@ def test_r137_r140_indirect_knock_takes_the_morto_into_the_hand_and_the_turn_end
     t = table(B2)
     morto(t, 0)
     morto(t, 1)
-    stock(t, "9D")
+    stock(t, "9D", filler=10)
     t.hand(0, "5S 6S 7S")
     engine_turn(t, 0, (L.O_SEQ, S_, 5, -1))  # then stopping and discarding the last card, 9D, are forced
     assert int(t.S.hand[0, HC_N]) == 11 and int(t.S.hand[0, HC_PACKET]) == 0
@@ -359,7 +328,7 @@ def test_r138_final_knock_out_needs_a_canasta_and_ends_the_hand():
     t = table(B2)
     morto(t, 1)
     seq(t, 0, "3H 4H 5H 6H 7H 8H 9H")
-    stock(t, "9D")
+    stock(t, "9D", filler=10)
     t.hand(0, "5S 6S 7S 8S")
     # 5S 6S 7S, then 8S onto it; the last card, 9D, is discarded: the final knock-out
     engine_turn(t, 0, (L.O_SEQ, S_, 5, -1), (L.O_EXTEND, 1, L.END_HIGH, -1))

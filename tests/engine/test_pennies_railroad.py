@@ -14,14 +14,12 @@ the options the engine offered.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
 import pytest
-from numba import njit
-from support import NATURAL_KINGS, Table
+from support import NATURAL_KINGS, Table, pick, stock, stop_table
 
 from sim.cards import card_name, parse_card, parse_cards, rank_class
 from sim.engine import layout as L
@@ -37,7 +35,7 @@ from sim.engine.state import State, new_state
 from sim.engine.table import packet_lo_nb
 from sim.engine.turn import begin_turn_nb, play_turn_nb, resume_turn_nb
 from sim.rules import get_variant, pack
-from sim.runner import function_table, make_job, prepare_engine, run_chunk
+from sim.runner import make_job, run_chunk
 from sim.transcript import events
 
 PENNIES = "pennies-6p"
@@ -125,16 +123,6 @@ def foot(t: Table, seat: int, cards: str) -> Table:
     return t
 
 
-def stock(t: Table, cards: str, filler: int = 0) -> Table:
-    """The stock, top card first, over `filler` cards of no use to anybody (fours of clubs)."""
-    ks = parse_cards(cards)
-    below = [parse_card("4C")] * filler
-    for i, k in enumerate(below + ks[::-1]):
-        t.S.stock[i] = k
-    t.S.st[L.S_STOCK_N] = len(ks) + filler
-    return t
-
-
 def open_row(t: Table, side: int, rank: int) -> int:
     """Row of the side's open (incomplete) meld of a rank class, -1 none."""
     return int(t.S.side[side, SD_MOR + rank])
@@ -193,17 +181,6 @@ def total(parts: dict[str, int]) -> int:
 # Whole turns played by the engine, every real choice made here ----------------------------------------
 
 
-@njit
-def _ask_the_test_nb(rules, obs, opts, n, knobs):
-    return -1  # DEFER with no base strategy behind it: the engine stops right at the decision
-
-
-@functools.cache
-def _stop_table() -> tuple:
-    prepare_engine([_ask_the_test_nb])
-    return function_table([_ask_the_test_nb])
-
-
 class Met(NamedTuple):
     """A decision met in a turn: its point, the options offered, the hand size and face-down foot then."""
 
@@ -213,19 +190,12 @@ class Met(NamedTuple):
     packet: int
 
 
-def _pick(choice: tuple | str, opts: list[tuple[int, int, int, int]]) -> int:
-    want = (L.O_DISCARD, parse_card(choice)) if isinstance(choice, str) else tuple(choice)
-    hits = [i for i, o in enumerate(opts) if o[:len(want)] == want]
-    assert len(hits) == 1, f"{choice} is not one of the options offered: {opts}"
-    return hits[0]
-
-
 def engine_turn(t: Table, seat: int, *choices: tuple | str) -> list[Met]:
     """`seat`'s whole turn as the engine plays it (turn.turn_nb from the start of the turn). At each
     decision with more than one legal option the next of `choices` is taken: an option (or the start
     of one), or a card name to discard. Every choice must be used. Returns the decisions met."""
     S, R = t.S, t.R
-    F = _stop_table()
+    F = stop_table()
     S.hand[:, HC_FN] = 0
     S.hand[:, HC_FNB] = -1
     todo = list(choices)
@@ -237,7 +207,7 @@ def engine_turn(t: Table, seat: int, *choices: tuple | str) -> list[Met]:
         cur = int(S.st[L.S_CUR])
         met.append(Met(dp, opts, int(S.hand[cur, HC_N]), int(S.hand[cur, HC_PACKET])))
         assert todo, f"no choice left for the {L.DP_NAMES[dp]} decision of seat {who}: {opts}"
-        i = _pick(todo.pop(0), opts)
+        i = pick(todo.pop(0), opts)
         S.st[L.S_ERR] = 0
         resume_turn_nb(R, S, F, who, dp, i)
     assert int(S.st[L.S_ERR]) == 0, int(S.st[L.S_ERR])
