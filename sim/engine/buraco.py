@@ -16,6 +16,7 @@ This module reads `sequences` (which turn the game plays) only through game.py."
 
 from .cards import meld_rank_ok_nb, rank_of_nb, side_of_nb
 from .decide import add_opt_nb, choose_nb
+from .draw import draw_nb
 from .goout import canastas_to_go_out_nb, go_out_nb
 from .invariants import check_nb
 from .jit import engine_jit
@@ -29,7 +30,6 @@ from .layout import (
     END_STOCK,
     ERR_STUCK,
     EV_DISCARD,
-    EV_DRAW,
     EV_MELD,
     EV_TAKE,
     F_HI,
@@ -40,7 +40,6 @@ from .layout import (
     F_SUIT,
     F_TWO,
     F_WPOS,
-    FOOT_NONE,
     HC_INDIRECT,
     HC_LAID,
     HC_N,
@@ -76,7 +75,6 @@ from .layout import (
     S_CHECK,
     S_ENDED,
     S_ERR,
-    S_FOOT_DUE,
     S_LAIDT,
     S_PILE_N,
     S_STOCK_N,
@@ -100,7 +98,7 @@ from .meldtable import canasta_size_nb, max_wilds_nb, meld_new_nb, meld_put_nb, 
 from .packet import pick_up_foot_nb
 from .pile import pickup_nb
 from .seqtable import natural_kind_nb, seq_new_nb, seq_put_nb
-from .table import hadd_nb, hdel_nb, packet_seat_nb, pile_push_nb, pop_stock_nb
+from .table import hdel_nb, packet_seat_nb, pile_push_nb
 from .turn import begin_turn_nb
 
 NONE_YET = 1 << 30  # a score above any card's
@@ -159,34 +157,37 @@ def pick_natural_nb(S, p, r):
     return best
 
 
+@engine_jit(inline="always")
+def wild_twos_of_nb(S, p, x, suit, wpos, nat2):
+    """Twos of suit x held that can stand as a wild at position wpos of a sequence of `suit` (suit -1: a
+    set): never the suit's own two at position 2 (it would be natural there, R-146), nor the `nat2` of
+    them the same meld needs as its natural two."""
+    c = S.hand[p, RK_2 * SUITS + x]
+    if x == suit:
+        c = 0 if wpos == 2 else c - nat2
+    return c if c > 0 else 0
+
+
 @engine_jit
 def wild_twos_nb(S, p, suit, wpos, nat2):
-    """Twos held that can stand as a wild at position wpos of a sequence of `suit` (a two of the suit
-    at position 2 would be natural there, R-146), `nat2` of the suit's two being used as a natural."""
+    """Twos held that can stand as that wild (wild_twos_of_nb), all suits."""
     n = 0
     for x in range(SUITS):
-        c = S.hand[p, RK_2 * SUITS + x]
-        if x == suit:
-            c = 0 if wpos == 2 else c - nat2
-        n += c if c > 0 else 0
+        n += wild_twos_of_nb(S, p, x, suit, wpos, nat2)
     return n
 
 
 @engine_jit
 def pick_wild_nb(S, p, wr, suit, wpos, nat2):
     """The wild of rank class wr laid at position wpos of a sequence of `suit` (suit -1: a set): a joker,
-    or the two least useful to a sequence, never the suit's own two at position 2 (it would be natural
-    there) nor one that `nat2` more cards of the same meld need as their natural two."""
+    or of the twos that may stand there (wild_twos_of_nb) the one least useful to a sequence."""
     if wr == RK_JK:
         return JOKER
     best = -1
     score = NONE_YET
     for x in range(SUITS):
-        k = RK_2 * SUITS + x
-        c = S.hand[p, k]
-        if x == suit:
-            c = 0 if wpos == 2 else c - nat2
-        if c > 0:
+        if wild_twos_of_nb(S, p, x, suit, wpos, nat2) > 0:
+            k = RK_2 * SUITS + x
             sc = seq_use_nb(S, p, k)
             if sc < score:
                 score = sc
@@ -213,10 +214,7 @@ def apply_buraco_draw_nb(R, S, p, i):
     """The draw step's choice S.opts[i]: the stock's top card, or every card of the pile into the hand."""
     st = S.st
     if S.opts[i, OPT_KIND] == O_DRAW:
-        k = pop_stock_nb(S)
-        hadd_nb(S, p, k)
-        ei = log_nb(S, EV_DRAW, p, 0, 0, 0, 0)
-        logc_nb(S, ei, k)
+        draw_nb(R, S, p)  # `draw_count` 1 (rules.validate), no red three laid out (threes are plain)
     else:
         ei = log_nb(S, EV_TAKE, p, TAKE_FREE, 0, 0, 0)
         for j in range(st[S_PILE_N]):
@@ -415,8 +413,7 @@ def buraco_meld_phase_nb(R, S, F, p, i):
             if not morto_there_nb(R, S, p):
                 go_out_nb(R, S, p)  # the final knock-out (R-138: the options kept a canasta to it)
                 return True
-            pick_up_foot_nb(R, S, p, KNOCK_DIRECT)
-            st[S_FOOT_DUE] = FOOT_NONE  # a knock-out may still follow this turn (§3.10 turn step 3)
+            pick_up_foot_nb(R, S, p, KNOCK_DIRECT)  # a knock-out may still follow this turn (§3.10 turn step 3)
 
 
 # The discard (BU-D5) and the turn --------------------------------------------------------------
@@ -436,14 +433,12 @@ def enum_buraco_discard_nb(S, p):
 def apply_buraco_discard_nb(R, S, p, k):
     """Card k onto the pile. The last card empties the hand: the morto is picked up (an indirect knock,
     played from the next turn), or it is the final knock-out."""
-    st = S.st
     hdel_nb(S, p, k)
     pile_push_nb(S, k)
     log_nb(S, EV_DISCARD, p, k, 0, 0, 0)
     if S.hand[p, HC_N] == 0:
         if morto_there_nb(R, S, p):
             pick_up_foot_nb(R, S, p, KNOCK_INDIRECT)
-            st[S_FOOT_DUE] = FOOT_NONE
             S.hand[p, HC_INDIRECT] = 1  # until its next turn begins (R-140)
         else:
             go_out_nb(R, S, p)

@@ -3,7 +3,7 @@
 allows (stockend.py); enumerate, then apply the choice. DRAW(k) reads `draw_count`: fewer cards left
 than k is a complete draw (R-08), and each red three drawn is laid out and replaced (§1.2)."""
 
-from .cards import is_red3_nb, side_of_nb
+from .cards import is_red3_nb, side_of_nb, threes_plain_nb
 from .deal import expose_nb
 from .decide import add_opt_nb
 from .jit import engine_jit
@@ -44,9 +44,10 @@ from .table import hadd_nb, pop_stock_nb, reshuffle_nb
 @engine_jit
 def draw_nb(R, S, p):
     """DRAW(k) from the stock; from an empty stock only where the pile becomes the stock (E-RESHUFFLE,
-    offered by stockend.empty_stock_options_nb)."""
+    offered by stockend.empty_stock_options_nb). Buraco's draw too (buraco.py)."""
     st = S.st
     refill = reshuffles_nb(R)
+    plain = threes_plain_nb(R)  # Buraco: a red three is an ordinary card
     if st[S_STOCK_N] == 0:
         reshuffle_nb(S, p)
     ei = log_nb(S, EV_DRAW, p, 0, 0, 0, 0)
@@ -55,7 +56,7 @@ def draw_nb(R, S, p):
             break  # R-08: fewer than k cards left is a complete draw
         c = pop_stock_nb(S)
         logc_nb(S, ei, c)
-        if is_red3_nb(c):
+        if is_red3_nb(c) and not plain:
             if expose_nb(R, S, p, c, refill) != 0:
                 if refill:
                     st[S_ENDED] = END_STOCK  # no card left in stock or pile for the replacement (R-149)

@@ -7,7 +7,7 @@ stock, R-05). A hand that ends without that discard leaves it face down (R-153).
 from .cards import is_red3_nb, side_of_nb, threes_plain_nb
 from .deal import expose_nb
 from .jit import engine_jit
-from .layout import EV_FOOT, FOOT_DUE, FOOT_TAKEN, HC_PACKET, S_FOOT_DUE, SC_FEET, SD_COUNT
+from .layout import EV_FOOT, FOOT_DUE, FOOT_NONE, FOOT_TAKEN, HC_PACKET, KNOCK_NONE, S_FOOT_DUE, SC_FEET, SD_COUNT
 from .log import log_nb, logc_nb
 from .table import hadd_nb, packet_lo_nb, packet_seat_nb
 
@@ -28,7 +28,8 @@ def pick_up_foot_nb(R, S, p, knock):
     lo = packet_lo_nb(R, S, q)
     n = S.hand[q, HC_PACKET]
     S.hand[q, HC_PACKET] = 0
-    st[S_FOOT_DUE] = FOOT_TAKEN
+    # a foot picked up this turn rules out going out this turn; a Buraco knock does not (§3.10 step 3)
+    st[S_FOOT_DUE] = FOOT_TAKEN if knock == KNOCK_NONE else FOOT_NONE
     S.side[side_of_nb(R, p), SD_COUNT + SC_FEET] += 1
     ei = log_nb(S, EV_FOOT, p, knock, 0, 0, 0)
     for i in range(n):
