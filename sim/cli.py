@@ -315,13 +315,26 @@ def cmd_cache(args: argparse.Namespace) -> None:
 
     if args.clear:
         gone = jit.clear()
-        print(f"removed {len(gone)} compiled version(s) of the engine from {jit.cache_dir().parent}")
+        print(f"removed {len(gone)} compiled folder(s) of the engine and strategies from {jit.cache_root()}")
         return
+    from strategies import REGISTRY
+
     d = jit.cache_dir()
-    state = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
-    print(f"compiled engine for these sources: {d}")
-    print(f"  {state}; {jit.folder_size(d) / 1e6:.1f} MB")
-    others = [p for p in d.parent.glob("engine-*") if p.is_dir() and p != d]
+    engine = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
+    print(f"compiled code for these sources, in {jit.cache_root()} (found by the sources' content, "
+          "whatever the checkout's folder):")
+    print(f"  engine: {d.name}: {engine}; {jit.folder_size(d) / 1e6:.1f} MB")
+    kernels: dict[int, list[str]] = {}
+    for spec in REGISTRY.values():
+        if not spec.is_user:
+            kernels.setdefault(id(spec.decide), []).append(spec.name)
+    for spec in REGISTRY.values():
+        names = kernels.pop(id(spec.decide), None)
+        if names:
+            folder = jit.folder_of(spec.decide)
+            state = "compiled" if jit.index_holds(spec.decide) else "not compiled yet (its first run compiles it)"
+            print(f"  {', '.join(names)}: {folder.name if folder else '-'}: {state}")
+    others = jit.other_folders()
     print(f"  other source versions kept: {len(others)} ({sum(jit.folder_size(p) for p in others) / 1e6:.1f} MB); "
           f"`canasta-lab cache --clear` removes them all")
 

@@ -94,27 +94,30 @@ def _warm_engine(fns: Sequence) -> Callable[[], None]:
     return warm
 
 
-def prepare_engine(fns: Sequence = ()) -> None:
-    """Compile or load the engine, every built-in strategy and `fns` before any game is played."""
+def prepare_engine(fns: Sequence | None = None) -> None:
+    """Compile or load the engine and the run's strategy functions `fns` (None: every built-in
+    strategy) before any game is played, in this process, so worker processes load them from disk.
+    A run compiles only what it plays: a built-in strategy it does not use is compiled by the first
+    run that does (one line says so)."""
     from .engine.jit import compile_once
 
     every: list = []
-    for f in [s.decide for s in REGISTRY.values() if not s.is_user] + list(fns):
+    for f in [s.decide for s in REGISTRY.values() if not s.is_user] if fns is None else fns:
         if not any(f is g for g in every):
             every.append(f)
     compile_once(every, _warm_engine(every[:1]))
 
 
 def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
-    """Before any game: compile the engine and the jobs' strategies if this source version has never
-    been compiled (one line says so), so workers load it from disk instead of each compiling it.
-    When only worker processes will play built-in strategies that are already compiled, this process
-    does not load the engine at all: it would hold about 60 MB for nothing."""
+    """Before any game: compile the engine and the jobs' strategies if numba's cache does not hold
+    them for these sources (one line says so), so workers load them from disk instead of each
+    compiling them. When only worker processes will play built-in strategies that are already
+    compiled, this process does not load the engine at all: it would hold about 60 MB for nothing."""
     from .engine.jit import is_compiled
 
     fns = [f for job in jobs for f in job.functions()]
     built_in = {id(s.decide) for s in REGISTRY.values() if not s.is_user}
-    if in_workers and is_compiled() and all(id(f) in built_in for f in fns):
+    if in_workers and all(id(f) in built_in for f in fns) and is_compiled(fns):
         return
     prepare_engine(fns)
 
