@@ -311,7 +311,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_cache(args: argparse.Namespace) -> None:
-    from .engine import jit
+    from .engine import cache as jit
 
     if args.clear:
         gone = jit.clear()

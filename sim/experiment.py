@@ -65,7 +65,7 @@ def strategy_code(job: Job) -> list[str]:
 
 def identity(job: Job) -> dict[str, Any]:
     """What a run folder must match to be resumed: the same games, game for game."""
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     return {
         "variant": job.variant.name,
@@ -80,7 +80,7 @@ def identity(job: Job) -> dict[str, Any]:
 
 def git_commit() -> str | None:
     """The checkout's commit (with `+dirty` for uncommitted edits), when the package runs from one."""
-    from .engine.jit import PACKAGE_ROOT
+    from .engine.cache import PACKAGE_ROOT
 
     if not (PACKAGE_ROOT / ".git").exists():
         return None
@@ -95,7 +95,7 @@ def git_commit() -> str | None:
 
 
 def code_version() -> dict[str, Any]:
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     return {"package": __version__, "engine_sources": source_hash(), "git": git_commit()}
 

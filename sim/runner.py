@@ -99,7 +99,7 @@ def prepare_engine(fns: Sequence | None = None) -> None:
     strategy) before any game is played, in this process, so worker processes load them from disk.
     A run compiles only what it plays: a built-in strategy it does not use is compiled by the first
     run that does (one line says so)."""
-    from .engine.jit import compile_once
+    from .engine.cache import compile_once
 
     every: list = []
     for f in [s.decide for s in REGISTRY.values() if not s.is_user] if fns is None else fns:
@@ -113,7 +113,7 @@ def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
     them for these sources (one line says so), so workers load them from disk instead of each
     compiling them. When only worker processes will play built-in strategies that are already
     compiled, this process does not load the engine at all: it would hold about 60 MB for nothing."""
-    from .engine.jit import is_compiled
+    from .engine.cache import is_compiled
 
     fns = [f for job in jobs for f in job.functions()]
     built_in = {id(s.decide) for s in REGISTRY.values() if not s.is_user}
@@ -355,7 +355,7 @@ def dask_client(scheduler: Any) -> Any:
         from distributed import Client
     except ImportError:  # declared in pyproject.toml; a trimmed install may lack it
         raise SchedulerError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     if isinstance(scheduler, Client):
         client = scheduler
@@ -386,7 +386,7 @@ SCHEDULER_TIMEOUT = "10s"
 
 def worker_source_hash() -> str:
     """Run on each Dask worker: the hash of the engine and strategy sources it would play."""
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     return source_hash()
 
