@@ -139,6 +139,8 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | S
     if not strategies:
         raise ValueError("give at least one strategy (-s NAME)")
     chosen = tuple(parse_strategy(s) for s in strategies)
+    for c in chosen:
+        c.refuse_idle(v)  # a knob set where it never acts would play exactly as without it
     if len(chosen) > v.players:
         raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
     whole_number("seed", seed, minimum=0)

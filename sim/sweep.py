@@ -91,6 +91,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     opp = parse_strategy(opponent)
     fixed = dict(base.overrides)
     rows = grid_rows(base, grid)
+    base.spec.refuse_idle(dict.fromkeys(k for row in rows for k in row), v)  # one that never acts: equal rows
     choices = [base.spec.choice(**{**fixed, **row}) for row in rows]
     jobs = [make_job(v, seating(v, c, opp), seed) for c in choices]
     budget = whole_deals(games, v.n_sides)
