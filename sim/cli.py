@@ -397,7 +397,7 @@ def cmd_report(args: argparse.Namespace) -> None:
                                out=Path(args.cache) / name if args.cache and len(names) > 1 else args.cache,
                                rules=args.rule, workers=args.workers, progress=_progress(args),
                                scheduler=args.scheduler)
-        path = S.write_report(study, args.out, report_command(args, name))
+        path = S.write_report(study, args.out, report_command(args, name), args.force)
         print(f"# {study.title}\n")
         for heading, table in S.report_tables(study):
             print(f"{heading}\n{table}\n")

@@ -100,7 +100,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     root = prepare_output(out, force, what) if out is not None else None
     outs = [root / f"{folder_name(c.label)}.parquet" for c in choices] if root else None
     with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
-                    describe="this sweep row", parents=True) as exp:
+                    describe="this sweep row", parents=True, command="sweep") as exp:
         exp.advance()
     out_rows = []
     for k, (row, c) in enumerate(zip(rows, choices, strict=True)):
