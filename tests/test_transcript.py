@@ -727,10 +727,12 @@ class Replay:
         if self.spec.reshuffle and not self.stock:
             self.flag("r39_reshuffle", f"player {p} draws at an empty stock without a reshuffle (R-39)")
         # the stock order: each drawn card, then the replacement(s) of a drawn red three (§1.2, §1.5)
-        pos, j, seq_ok = 0, self.i + 1, True
+        pos, j, seq_ok, fresh = 0, self.i + 1, True, False
+        at: list[int | None] = []  # where each drawn card lay in the stock (None: not known, e.g. after a reshuffle)
         for c in cards:
             if pos >= len(self.stock) or self.stock[pos] != c:
                 seq_ok = False
+            at.append(pos if seq_ok and not fresh and pos < len(self.stock) else None)
             pos += 1
             cur = c
             while is_red3(cur):
@@ -738,6 +740,7 @@ class Replay:
                 j += 1
                 reshuffled = r.get("event") == "reshuffle"  # Boat: the replacement comes off a new stock (R-39)
                 if reshuffled:
+                    fresh = True  # later drawn cards come off the new stock: taken by value below
                     r = self.evs[j] if j < len(self.evs) else {}
                     j += 1
                 if r.get("event") != "red_three" or r.get("player") != p or r.get("card") != cur:
@@ -755,8 +758,13 @@ class Replay:
         short = len(cards) < self.spec.draw
         if not cards or len(cards) > self.spec.draw or (short and pos < len(self.stock)):
             self.flag("draw_order", f"{len(cards)} cards drawn from a stock of {len(self.stock)}")
-        for c in cards:
-            self.take_from_stock(c)
+        # each drawn card leaves the stock from where it lay, not the first copy of it: with card 1 a red three,
+        # its replacement may be a copy of card 2 (§1.5: drawn one by one, each red three replaced at once)
+        for k in sorted((k for k in at if k is not None), reverse=True):
+            del self.stock[k]
+        for c, k in zip(cards, at, strict=False):
+            if k is None:
+                self.take_from_stock(c)
             self.hands[p][c] += 1
             if is_red3(c):
                 self.expect_r3.append((p, c, "stock"))
@@ -2523,3 +2531,61 @@ def test_pennies_take_or_meld_that_leaves_only_sevens_is_flagged(stage):
     stage(evs)
     issues = Replay(variant, evs).issues
     assert set(issues) == {"sevens_left"} and len(issues["sevens_left"]) == 1, dict(issues)
+
+
+# Found by replaying 2,000 random Pennies-6p games (seed 77): a draw of two red threes whose first card's replacement
+# is a copy of the second card. The stock reads card 1, its replacement(s), card 2 (§1.2 "immediately", §1.5 "drawn
+# one by one and EXPOSE-R3 is applied to each"; docs/transcript.md), so each drawn card leaves the stock from where it
+# lay, not as the first copy of its kind.
+TWO_RED_THREES_DRAWN_TOGETHER = (("random",), 77, (428, 446, 642))
+
+
+def test_s1_5_two_red_threes_drawn_together_are_replaced_card_by_card_in_stock_order():
+    """A staged Pennies draw of 3H and 3D from a stock reading 3H 3D X 3D Y: 3H is replaced by the 3D under it, that
+    3D by X, then the drawn 3D by Y. It replays clean in every check; with X and Y swapped it is flagged."""
+    variant, strategies, seed, game = PENNIES_TAMPERED
+    evs = [copy.deepcopy(e) for e in transcript(variant, strategies, seed, game)]
+    _stage(evs, {}, ["8D"], [])
+    deal = evs[-1]
+    stock = list(deal["stock"])
+    for c in ("3H", "3D", "3D"):
+        stock.remove(c)
+    x = stock.pop(0)
+    y = stock.pop(next(k for k, c in enumerate(stock) if c != x))  # the pack lies in order: copies are adjacent
+    rest = stock
+    assert not is_red3(x) and not is_red3(y)
+    deal["stock"] = ["3H", "3D", x, "3D", y, *rest]
+    p = (deal["dealer"] + 1) % len(deal["hands"])
+    out = next(c for c in deal["hands"][p] if c[0] not in "237" and c != "JK")
+    evs += [{"event": "draw", "player": p, "cards": ["3H", "3D"]},
+            {"event": "red_three", "player": p, "card": "3H", "replacement": "3D"},
+            {"event": "red_three", "player": p, "card": "3D", "replacement": x},
+            {"event": "red_three", "player": p, "card": "3D", "replacement": y},
+            {"event": "discard", "player": p, "card": out}]
+    assert not dict(Replay(variant, evs).issues)
+    evs[-3]["replacement"], evs[-2]["replacement"] = y, x  # X and Y swapped: not the stock order
+    assert "replacement" in Replay(variant, evs).issues
+
+
+@pytest.mark.parametrize("game", TWO_RED_THREES_DRAWN_TOGETHER[2])
+def test_s1_5_found_games_with_two_red_threes_drawn_together_replay_clean(game):
+    strategies, seed, _ = TWO_RED_THREES_DRAWN_TOGETHER
+    r = replay("pennies-6p", strategies, seed, game)
+    assert not dict(r.issues), dict(r.issues)
+    evs = r.evs
+    assert any(e["event"] == "draw" and sum(map(is_red3, e["cards"])) == 2
+               and evs[i + 1]["event"] == "red_three" and is_red3(evs[i + 1]["replacement"] or "")
+               for i, e in enumerate(evs))
+
+
+# Found the same way: a turn that draws a red three as the last stock card (R-05) ends without a discard, so the player
+# is not going out and may not meld black threes (R-15, §3.8 turn step 4); the engine offered that meld.
+BLACK3_AT_THE_LAST_RED_THREE = (("random",), 77, (500, 800))
+
+
+@pytest.mark.parametrize("game", BLACK3_AT_THE_LAST_RED_THREE[2])
+def test_r05_r15_no_black_three_meld_on_a_turn_ended_by_a_red_three_drawn_as_the_last_stock_card(game):
+    strategies, seed, _ = BLACK3_AT_THE_LAST_RED_THREE
+    r = replay("pennies-6p", strategies, seed, game)
+    assert not dict(r.issues), dict(r.issues)
+    assert any(e["event"] == "red_three" and e["replacement"] is None for e in r.evs)  # R-05 happens in it

@@ -154,7 +154,9 @@ def enum_meld_nb(R, S, p):
         n = enum_wild_meld_nb(R, S, p, s, h, ncan, pend, n)
     b3 = hand[p, HC_R + RK_3]
     b3max = black3_meld_max_nb(R)
-    if b3max > 0 and b3 >= black3_meld_min_nb(R) and st[S_PRE] == 0:
+    # never on a turn ended by a red three drawn as the last stock card: no discard follows, so the
+    # player is not going out
+    if b3max > 0 and b3 >= black3_meld_min_nb(R) and st[S_PRE] == 0 and st[S_LASTR3] == 0:
         top = b3 if b3 < b3max else b3max
         left = 0 if black3_close_bonus_nb(R) > 0 else 1  # a black-three close melds the last cards
         for c in range(black3_meld_min_nb(R), top + 1):
