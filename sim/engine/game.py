@@ -227,9 +227,9 @@ def play_game_nb(R, S, F, seed, game, deal):
     st[S_WINNER] = -1
     for s in range(MAXS):
         S.side[s, SD_CUM] = 0
-    seed_rng_nb(st, S_RNG, seed, game, PLAY_STREAM)
-    seed_rng_nb(st, S_DRNG, seed, deal, 0)
-    st[S_DEALER] = below_nb(st, S_DRNG, n)
+    seed_rng_nb(st, np.int64(S_RNG), seed, game, np.int64(PLAY_STREAM))
+    seed_rng_nb(st, np.int64(S_DRNG), seed, deal, np.int64(0))
+    st[S_DEALER] = below_nb(st, np.int64(S_DRNG), n)
     hand = 0
     while True:
         hand += 1

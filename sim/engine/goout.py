@@ -14,6 +14,8 @@ against a brute force on random positions). It runs only near the end of a hand 
 step_ok_nb decides the common case inline.
 """
 
+import numpy as np
+
 from .cards import is_natural_meld_rank_nb, is_red3_nb, rank_of_nb, side_of_nb, value_nb
 from .jit import engine_jit
 from .layout import (
@@ -431,7 +433,7 @@ def can_go_out_w_nb(R, w, ncan, need, value_needed):
     is the last discard where `sevens_discard_ban` (R-97). W_FORBID < 0: no going out this turn."""
     if w[W_FORBID] < 0:
         return False
-    if R[R_GO_DISCARD] == 0 and _all_melded_nb(R, w, ncan, need, value_needed, False):
+    if R[R_GO_DISCARD] == 0 and _all_melded_nb(R, w, ncan, need, value_needed, np.bool_(False)):
         return True
     for d in range(NR):
         if w[W_TH + d] == 0 or (d == w[W_BAN] and w[W_TH + d] < 2):
@@ -439,7 +441,7 @@ def can_go_out_w_nb(R, w, ncan, need, value_needed):
         if d == RK_7 and sevens_banned_last_nb(R):
             continue
         w[W_TH + d] -= 1
-        ok = _all_melded_nb(R, w, ncan, need, value_needed, True)
+        ok = _all_melded_nb(R, w, ncan, need, value_needed, np.bool_(True))
         w[W_TH + d] += 1
         if ok:
             return True
@@ -610,7 +612,8 @@ def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild,
     melded) the hand empties and the foot comes at once (R-95)."""
     st = S.st
     if sevens_banned_last_nb(R):
-        step = sevens_step_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n)
+        step = sevens_step_nb(R, S, p, s, h_after, np.int64(dr), np.int64(dnat), np.int64(dhand_r),
+                              np.int64(dhand_n))  # int64s: one compiled copy, not one per constant
         if step != STEP_SEARCH:
             return step == STEP_YES
     if h_after <= 1 and st[S_PRE] != 0 and pend_after < S.side[s, SD_REQ]:
@@ -659,7 +662,7 @@ def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
     w[W_MN + r] += 1 + nat_used
     if wild_r >= 0:
         w[W_MW + r] += 1
-    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), 0)
+    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), np.int64(0))
 
 
 @engine_jit
@@ -692,7 +695,7 @@ def capped_take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
         w[W_MW + r] = nw
     if due or S.st[S_FOOT_DUE] == FOOT_DUE:
         return h_after >= 1 or R[R_GO_DISCARD] == 0
-    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), 0)
+    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), np.int64(0))
 
 
 @engine_jit(inline="always")

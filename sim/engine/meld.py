@@ -151,7 +151,7 @@ def enum_meld_nb(R, S, p):
                                                        pend + 2 * v + value_nb(R, wr), r, 2, 1, 1, wr, 1):
                         n = add_opt_nb(S, n, O_NEW, r, 2, wr)
     if wild_melds_nb(R):
-        n = enum_wild_meld_nb(R, S, p, s, h, ncan, pend, n)
+        n = enum_wild_meld_nb(R, S, p, s, h, ncan, pend, np.int64(n))
     b3 = hand[p, HC_R + RK_3]
     b3max = black3_meld_max_nb(R)
     if b3max > 0 and b3 >= black3_meld_min_nb(R) and st[S_PRE] == 0:
@@ -187,7 +187,7 @@ def apply_meld_nb(R, S, p, i):
     b = S.opts[i, OPT_B]
     c = S.opts[i, OPT_C]
     if t == O_NEW:
-        m = meld_new_nb(S, p, s, MK_RANK, a)
+        m = meld_new_nb(S, p, s, np.int64(MK_RANK), a)
         ei = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
         value = lay_from_hand_nb(R, S, p, s, m, ei, a, b)
         if c >= 0:
@@ -199,11 +199,11 @@ def apply_meld_nb(R, S, p, i):
         ei = log_nb(S, EV_MELD, p, m, 0, S.melds[s, m, F_KIND], 0)
         value = lay_from_hand_nb(R, S, p, s, m, ei, S.melds[s, m, F_RANK] if b < 0 else b, 1)
     elif t == O_WILD:
-        m = meld_new_nb(S, p, s, MK_WILD, RK_JK)
+        m = meld_new_nb(S, p, s, np.int64(MK_WILD), np.int64(RK_JK))
         ei = log_nb(S, EV_MELD, p, m, 1, MK_WILD, 0)
         value = lay_from_hand_nb(R, S, p, s, m, ei, RK_JK, a) + lay_from_hand_nb(R, S, p, s, m, ei, RK_2, b)
     else:  # O_BLACK3
-        m = meld_new_nb(S, p, s, MK_BLACK3, RK_3)
+        m = meld_new_nb(S, p, s, np.int64(MK_BLACK3), np.int64(RK_3))
         ei = log_nb(S, EV_MELD, p, m, 1, MK_BLACK3, 0)
         value = lay_from_hand_nb(R, S, p, s, m, ei, RK_3, a)
     st[S_LAIDT] = 1
@@ -270,7 +270,7 @@ def meld_phase_from_nb(R, S, F, p, i):
         if S.hand[p, HC_N] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
             if not foot_due_nb(S):
                 return MELD_OUT  # e.g. the pile was taken with the last cards of the hand
-            pick_up_foot_nb(R, S, p, KNOCK_NONE)  # the hand emptied by melding with the foot due: at once
+            pick_up_foot_nb(R, S, p, np.int64(KNOCK_NONE))  # the hand emptied by melding with the foot due: at once
         n = enum_meld_nb(R, S, p)
         if n == 0:
             st[S_ERR] = ERR_STUCK

@@ -7,6 +7,8 @@ perfect memory knows, so a full state can be rebuilt from it with only the hidde
 (sample.py): the cards seen going into each hand with the pile, who has laid cards this hand, and
 what the player in turn has done this turn."""
 
+import numpy as np
+
 from .cards import side_of_nb
 from .jit import engine_jit
 from .layout import (
@@ -136,7 +138,7 @@ def observe_nb(R, S, p, dp, n):
     o[OB_PRE] = st[S_PRE]
     o[OB_TOOK] = st[S_TOOK]
     o[OB_LAID] = st[S_LAID0]
-    o[OB_RAND] = next_u32_nb(st, S_RNG)
+    o[OB_RAND] = next_u32_nb(st, np.int64(S_RNG))
     o[OB_REQ] = S.side[s, SD_REQ]
     o[OB_MELDED] = S.side[s, SD_MELDED]
     o[OB_HN] = S.hand[p, HC_N]

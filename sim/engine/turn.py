@@ -175,7 +175,7 @@ def turn_nb(R, S, F, p, seat, at, i):
         # the foot earned this turn, going out by discarding the last card (§1.9), or the
         # next player's turn
         if foot_due_nb(S):
-            pick_up_foot_nb(R, S, p, KNOCK_NONE)
+            pick_up_foot_nb(R, S, p, np.int64(KNOCK_NONE))
         elif S.hand[p, HC_N] == 0:
             go_out_nb(R, S, p)
             return
