@@ -101,6 +101,7 @@ from .meldtable import (
 )
 from .opening import opening_still_needed_nb
 from .score import concealed_bonus_nb
+from .state import Table
 
 # work layout in st[S_WORK:]: hand by rank, naturals of the side's open meld of the rank, wilds in it,
 # the meld exists, scratch for the canasta deficits (or the capped search's tables), then the rank of a
@@ -563,19 +564,29 @@ def sevens_stuck_nb(R, S, p):
 
 
 @engine_jit(inline="always")
+def table_nb(S):
+    """The arrays of S the going-out search reads (state.Table)."""
+    return Table(S.st, S.hand, S.side, S.melds)
+
+
+@engine_jit(inline="always")
 def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
     """Keep-a-card, going-out and binding-answer checks for one meld action (§1.7, §1.9, R-07).
     dr/dnat/dwild/dnew describe the change to the meld of rank dr; dhand_r/dhand_n a further
     change to the hand. An action that leaves at most one card is legal only if the player can
     still go out after it (the last card may be discarded or melded). The common case is
-    decided here, inlined at every option of the meld phase, so it stays this small: a variant's
-    further checks (Pennies' sevens) belong in step_search_nb, which is called, not inlined."""
+    decided here, inlined at every option of the meld phase, so it stays this small: the rest,
+    a variant's further checks (Pennies' sevens) included, is step_search_nb, called (compiled once,
+    not copied into every option) with the four arrays it reads and int64 values (a constant would
+    compile a copy of it per value)."""
     st = S.st
     if st[S_LASTR3] != 0:
         return h_after >= 1
     if h_after >= cards_kept_nb(R) and st[S_ANSWER] != ANSWER_YES and not sevens_banned_last_nb(R):
         return True
-    return step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n)
+    return step_search_nb(R, table_nb(S), np.int64(p), np.int64(s), np.int64(h_after), np.int64(ncan_after),
+                          np.int64(pend_after), np.int64(dr), np.int64(dnat), np.int64(dwild), np.int64(dnew),
+                          np.int64(dhand_r), np.int64(dhand_n))
 
 
 STEP_NO, STEP_YES, STEP_SEARCH = 0, 1, 2  # sevens_step_nb: the action is illegal, legal, or needs the search
@@ -605,15 +616,14 @@ def black3_laid_nb(S, s):
     return False
 
 
-@engine_jit(inline="always")
+@engine_jit
 def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
     """The exact check behind step_ok_nb: after the action, can the player still go out (§1.9)? With
     the foot due, the action is fine while a card is left to discard, or (where the last card may be
-    melded) the hand empties and the foot comes at once (R-95)."""
+    melded) the hand empties and the foot comes at once (R-95). S: a state.Table (table_nb)."""
     st = S.st
     if sevens_banned_last_nb(R):
-        step = sevens_step_nb(R, S, p, s, h_after, np.int64(dr), np.int64(dnat), np.int64(dhand_r),
-                              np.int64(dhand_n))  # int64s: one compiled copy, not one per constant
+        step = sevens_step_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n)
         if step != STEP_SEARCH:
             return step == STEP_YES
     if h_after <= 1 and st[S_PRE] != 0 and pend_after < S.side[s, SD_REQ]:
