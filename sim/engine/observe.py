@@ -110,9 +110,10 @@ from .rng import next_u32_nb
 from .table import foot_size_nb, packets_nb
 
 
-@engine_jit(inline="always")
+@engine_jit
 def observe_nb(R, S, p, dp, n):
-    """Fill S.obs for seat p at decision point dp with n legal options."""
+    """Fill S.obs for seat p at decision point dp with n legal options. Called, not inlined: it is
+    large, every decision site would hold a copy, and a decision costs far more than the call."""
     o = S.obs
     st = S.st
     s = side_of_nb(R, p)
