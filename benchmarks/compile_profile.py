@@ -68,20 +68,30 @@ def profile(top: int, job_only: bool) -> None:
                 pn, ps, pc = pstack[-1]
                 pstack[-1] = (pn, ps, pc + ts - start)
     llvm_total = 0.0
+    llvm_own: dict[str, float] = defaultdict(float)  # LLVM seconds while the function was the one compiling
+    cstack: list[str] = []
     lstart = 0.0
-    for ts, ev in llvm.buffer:
-        if ev.is_start:
+    for ts, kind, ev in sorted([(ts, 0, ev) for ts, ev in comp.buffer] + [(ts, 1, ev) for ts, ev in llvm.buffer],
+                               key=lambda x: x[0]):
+        if kind == 0:
+            if ev.is_start:
+                cstack.append(ev.data["dispatcher"].py_func.__module__ + "."
+                              + ev.data["dispatcher"].py_func.__qualname__)
+            else:
+                cstack.pop()
+        elif ev.is_start:
             lstart = ts
         else:
             llvm_total += ts - lstart
+            llvm_own[cstack[-1] if cstack else "(none)"] += ts - lstart
 
     print(f"cold start to the end of the first game: {wall:.1f} s")
     print(f"time holding numba's LLVM lock (LLVM optimisation and code generation): {llvm_total:.1f} s")
     print(f"\nfunctions compiled: {len(own)}, signatures: {sum(versions.values())}; "
-          f"the {top} largest by own time (s), with the signatures compiled:")
-    print(f"{'own':>7} {'inclusive':>10} {'sigs':>5}  function")
+          f"the {top} largest by own time (s; of it, holding LLVM's lock), with the signatures compiled:")
+    print(f"{'own':>7} {'of it LLVM':>10} {'inclusive':>10} {'sigs':>5}  function")
     for n, s in sorted(own.items(), key=lambda x: -x[1])[:top]:
-        print(f"{s:7.2f} {inclusive[n]:10.2f} {versions[n]:5d}  {n}")
+        print(f"{s:7.2f} {llvm_own[n]:10.2f} {inclusive[n]:10.2f} {versions[n]:5d}  {n}")
     print(f"\ncompiler passes, own seconds summed over every function, the {top} largest:")
     for n, s in sorted(per_pass.items(), key=lambda x: -x[1])[:top]:
         print(f"{s:7.2f}  {n}")
