@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench reports notebooks clean
+.PHONY: run test test-fast lint bench reports notebooks clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,19 @@ notebooks: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
 	cd notebooks && ../$(BIN)/jupyter lab
 
-# two test processes: CI has two cores, and the suite's longest tests (the engine compiled afresh in a child
+# the whole suite at full size, as CI runs it (CANASTA_TEST_SCALE=1 whatever the shell says). Two test
+# processes: CI has two cores, and the suite's longest tests (the engine compiled afresh in a child
 # process) then run beside the rest
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2
+	CANASTA_TEST_SCALE=1 $(BIN)/python -m pytest -q -n 2
+
+# the loop while editing: at most 3 minutes on two cores once the engine is compiled. Every test module,
+# the large game counts (fuzz and invariant games, plain-Python games) at CANASTA_TEST_SCALE of their size,
+# without the tests that compile an engine from scratch (marked compile) or run the notebooks (notebook);
+# the slowest tests are listed at the end. `make test` (and CI) runs the whole suite at full size.
+FAST_SCALE := 0.05
+test-fast: $(STAMP)
+	CANASTA_TEST_SCALE=$(FAST_SCALE) $(BIN)/python -m pytest -q -n 2 -m "not compile and not notebook" --durations=15
 
 lint: $(STAMP)
 	$(BIN)/ruff check sim strategies tests benchmarks

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from strategies import REGISTRY, StrategyError, parse_strategy
+from strategies import REGISTRY, Knob, StrategyError, parse_strategy, variant_text
 
 from . import __version__
 from .rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
@@ -68,8 +68,8 @@ def _setup(args: argparse.Namespace, seats_limit: bool = True) -> Variant:
     load_user_files(args.load)
     v = with_rules(get_variant(args.variant, args.players), args.rule)
     strategies = args.strategy if isinstance(args.strategy, list) else [args.strategy]
-    for s in strategies:
-        parse_strategy(s)
+    for s in strategies + ([args.vs] if getattr(args, "vs", None) else []):
+        parse_strategy(s).refuse_idle(v)  # a knob set where it never acts: refused before any work
     if seats_limit and len(strategies) > v.players:
         raise CliError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(strategies)}")
     return v
@@ -110,6 +110,10 @@ def cmd_strategies(args: argparse.Namespace) -> None:
     load_user_files(args.load)
     if args.measure is None and (args.games is not None or args.seed is not None or args.games_for):
         raise CliError("--games, --seed and --games-for go with --measure VARIANT")
+    if args.variant is None and (args.players is not None or args.rule):
+        raise CliError("--players and --rule go with --variant VARIANT (the knobs that act there)")
+    if args.variant is not None and (args.measure is not None or args.markdown):
+        raise CliError("--variant lists the knobs that act at a variant; give it without --measure and --markdown")
     if args.measure is not None:
         get_variant(args.measure)
         if args.games is None or args.seed is None:
@@ -128,16 +132,44 @@ def cmd_strategies(args: argparse.Namespace) -> None:
         print(strength.markdown(record), end="")
         return
     rows = strength.by_name(record)
-    if record is not None:
+    v = with_rules(get_variant(args.variant, args.players), args.rule) if args.variant is not None else None
+    if v is not None and record is not None and PRESETS.get(record["variant"]) != v:
+        rows = {}  # measured at another variant: it says nothing of play here
+    if record is not None and (v is None or rows):
         print(f"strength against {record['reference']} at {record['variant']}, from `{record['command']}`\n")
+    if v is not None:
+        print(f"the knobs that act at {variant_text(v)}, with each strategy's defaults and what each accepts "
+              "(`canasta-lab strategies` lists every knob and where it acts)\n")
+    first: dict[tuple, str] = {}  # a kernel and the values of its knobs acting at v: the first strategy with them
     for spec in REGISTRY.values():
         origin = f" (user, over {spec.base.name})" if spec.base is not None else ""
         print(f"{spec.name}{origin}: {spec.description}")
         if spec.name in rows:
             print(f"    strength     {strength.line(rows[spec.name])}")
-        for k in spec.knobs:
+        knobs = spec.knobs if v is None else spec.acting(v)
+        if v is not None and spec.base is None and spec.knobs:
+            same = first.setdefault((id(spec.decide), tuple((k.name, k.default) for k in knobs)), spec.name)
+            if same != spec.name:  # a relative whose own defaults differ from `same`'s only where they never act
+                print(f"    at {v.name} it plays as {same}: its knobs that act here have {same}'s values")
+        for k in knobs:
             print(f"    {k.name:<12} default {k.show(k.default):<6} {k.meaning}")
             print(f"    {'':<12} accepted: {k.accepted()}")
+            if v is None:
+                print(f"    {'':<12} acts at: {_acts_at(k)}")
+        idle = [k.name for k in spec.knobs if v is not None and not k.acts_at(v)]
+        if idle:
+            print(f"    never acting at {v.name} (refused there): {', '.join(idle)}")
+
+
+def _acts_at(k: Knob) -> str:
+    """Where knob k acts: the rule features it needs and the presets that have them."""
+    if not k.needs:
+        return "every variant"
+    at = [name for name, v in PRESETS.items() if k.acts_at(v)]
+    idle = [name for name in PRESETS if name not in at]
+    presets = ("every preset" if not idle else f"every preset but {', '.join(idle)}" if len(at) > len(idle)
+               else ", ".join(at) if at else "no preset")
+    return f"{k.where()}: {presets}"
 
 
 def cmd_rules(args: argparse.Namespace) -> None:
@@ -311,17 +343,30 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_cache(args: argparse.Namespace) -> None:
-    from .engine import jit
+    from .engine import cache as jit
 
     if args.clear:
         gone = jit.clear()
-        print(f"removed {len(gone)} compiled version(s) of the engine from {jit.cache_dir().parent}")
+        print(f"removed {len(gone)} compiled folder(s) of the engine and strategies from {jit.cache_root()}")
         return
+    from strategies import REGISTRY
+
     d = jit.cache_dir()
-    state = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
-    print(f"compiled engine for these sources: {d}")
-    print(f"  {state}; {jit.folder_size(d) / 1e6:.1f} MB")
-    others = [p for p in d.parent.glob("engine-*") if p.is_dir() and p != d]
+    engine = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
+    print(f"compiled code for these sources, in {jit.cache_root()} (found by the sources' content, "
+          "whatever the checkout's folder):")
+    print(f"  engine: {d.name}: {engine}; {jit.folder_size(d) / 1e6:.1f} MB")
+    kernels: dict[int, list[str]] = {}
+    for spec in REGISTRY.values():
+        if not spec.is_user:
+            kernels.setdefault(id(spec.decide), []).append(spec.name)
+    for spec in REGISTRY.values():
+        names = kernels.pop(id(spec.decide), None)
+        if names:
+            folder = jit.folder_of(spec.decide)
+            state = "compiled" if jit.index_holds(spec.decide) else "not compiled yet (its first run compiles it)"
+            print(f"  {', '.join(names)}: {folder.name if folder else '-'}: {state}")
+    others = jit.other_folders()
     print(f"  other source versions kept: {len(others)} ({sum(jit.folder_size(p) for p in others) / 1e6:.1f} MB); "
           f"`canasta-lab cache --clear` removes them all")
 
@@ -352,7 +397,7 @@ def cmd_report(args: argparse.Namespace) -> None:
                                out=Path(args.cache) / name if args.cache and len(names) > 1 else args.cache,
                                rules=args.rule, workers=args.workers, progress=_progress(args),
                                scheduler=args.scheduler)
-        path = S.write_report(study, args.out, report_command(args, name))
+        path = S.write_report(study, args.out, report_command(args, name), args.force)
         print(f"# {study.title}\n")
         for heading, table in S.report_tables(study):
             print(f"{heading}\n{table}\n")
@@ -404,6 +449,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games-for", action="append", default=[], metavar="NAME=GAMES",
                    help="with --measure: another game count for one strategy (a slow one), repeatable")
     p.add_argument("--workers", type=_natural, default=0, help="with --measure: worker processes (0: every core)")
+    p.add_argument("--variant", metavar="VARIANT",
+                   help="list only the knobs that act at VARIANT (a knob set elsewhere is refused), with their "
+                        "defaults and ranges")
+    p.add_argument("--players", type=_positive, help="with --variant: player count, with a family name")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --variant: a house rule (repeatable); the knobs that act follow the rules")
     p.set_defaults(func=cmd_strategies)
 
     p = sub.add_parser("rules", help="the rules in force for a variant, from the data the engine reads")

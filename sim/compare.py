@@ -35,7 +35,17 @@ from .stats import (
     sprt_status,
     sprt_values,
 )
-from .store import RUN_FILE, OtherRunError, ResultsError, can_write_in, remove_run, write_json_atomic
+from .store import (
+    DERIVED,
+    OUTPUT_FILE,
+    RUN_FILE,
+    OtherRunError,
+    ResultsError,
+    can_write_in,
+    claim,
+    clear_output,
+    write_json_atomic,
+)
 from .tidy import knob_table, with_knobs, with_pair_knobs
 
 SPRT_BATCH_GAMES = 2000  # games between two looks of a sequential test (rounded up to whole deals)
@@ -43,10 +53,6 @@ SPRT_MIN_BATCH = 100  # fewer games a look would estimate the deals' spread from
 CONFIDENCE = 0.95
 ALPHA_HOLM = 0.05  # family-wise error rate of a round robin's or a sweep's list of real differences
 RUN_DIR = "games.parquet"  # a comparison's run folder inside its output folder
-# the tables and report a command writes beside its run folders (replaced on every run)
-DERIVED = ("report.md", "win_rates.png", "pairs.parquet", "ranking.parquet", "matrix.parquet", "sweep.parquet",
-           "profile.parquet")
-OUTPUT_FILE = "_canasta_lab_output.json"  # which command's results an output folder holds
 
 
 def whole_deals(games: int, rotations: int) -> int:
@@ -157,7 +163,8 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
     run_dir = prepare_output(out, force, what) / RUN_DIR if out is not None else None
     sprt_state = None
     with Experiment([job], budget, [run_dir] if run_dir else None, workers=workers, progress=progress,
-                    scheduler=scheduler, force=force, describe="this comparison", parents=True) as exp:
+                    scheduler=scheduler, force=force, describe="this comparison", parents=True,
+                    command="compare") as exp:
         if spec is None:
             exp.advance()
             used = budget
@@ -196,8 +203,9 @@ def spec_text(spec: SprtSpec) -> str:
 def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
     """An output folder for run folders, tables and a report: made with its first run folder. An
     existing one is resumed when it holds this same command (`what`: the command, rules, seed and
-    strategies); one that holds another command's results, or a report with no run beside it, is
-    refused, and `force` clears it, removing only what canasta-lab wrote there."""
+    strategies); one that holds another command's output (sim.store.claim: a play run folder
+    included) or this command's with other settings, or a report with no run beside it, is refused,
+    and `force` clears it, removing only what canasta-lab wrote there."""
     p = Path(out)
     if p.exists() and not p.is_dir():
         raise ResultsError(f"output {str(p)!r} is a file; give a folder path (it is created)")
@@ -206,7 +214,12 @@ def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
         probe = probe.parent
     if not probe.is_dir() or not can_write_in(probe):
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(probe)!r} is not writable")
+    command = what["command"]
+    other = claim(p, command, force)
     if not p.is_dir():
+        return p
+    if other is not None:
+        clear_output(p, other)
         return p
     what = json.loads(json.dumps(what))  # as it reads back
     record = p / OUTPUT_FILE
@@ -220,22 +233,15 @@ def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
     runs = [e for e in p.iterdir() if (e / RUN_FILE).exists()]
     if theirs is not None and theirs != what:
         if not force:
-            other = theirs.get("command", "another command")
-            detail = "" if other != what["command"] else f" (different {_first_difference(theirs, what)})"
-            raise OtherRunError(f"{str(p)!r} holds the results of another {other}{detail}; give another folder, "
-                               "or --force to replace them")
+            raise OtherRunError(f"{str(p)!r} holds the results of another {command} (different "
+                                f"{_first_difference(theirs, what)}); give another folder, or --force to replace them")
     elif theirs is None and ours and not runs and not force:
         # a report without its games: not one of ours to replace silently
         raise ResultsError(f"{str(p)!r} already holds {ours[0]} but no run of canasta-lab; choose another "
                            "folder or pass --force")
     else:
         return p
-    for e in runs:  # --force: only what canasta-lab wrote goes
-        remove_run(e)
-    for name in ours:
-        (p / name).unlink()
-    if record.exists():
-        record.unlink()
+    clear_output(p, command)  # --force: only what canasta-lab wrote goes
     return p
 
 
@@ -383,7 +389,7 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
     outs = [root / f"{folder_name(chosen[i].label)}__vs__{folder_name(chosen[j].label)}.parquet"
             for i, j in pairs] if root else None
     with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
-                    describe="this tournament", parents=True) as exp:
+                    describe="this tournament", parents=True, command="tournament") as exp:
         exp.advance()
     rows = []
     for k, (i, j) in enumerate(pairs):

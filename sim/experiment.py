@@ -39,7 +39,7 @@ from .runner import (
     whole_number,
 )
 from .stats import Moments, PairValues, concat_pair_values, pair_values, summarize_pairs
-from .store import RunFolder, open_run
+from .store import PLAY, RunFolder, open_run
 
 NO_WINNER = -1
 COUNT_COLUMNS = ("n_hands", "capped_hands", "capped_game")  # kept per game besides winner and scores
@@ -65,7 +65,7 @@ def strategy_code(job: Job) -> list[str]:
 
 def identity(job: Job) -> dict[str, Any]:
     """What a run folder must match to be resumed: the same games, game for game."""
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     return {
         "variant": job.variant.name,
@@ -80,7 +80,7 @@ def identity(job: Job) -> dict[str, Any]:
 
 def git_commit() -> str | None:
     """The checkout's commit (with `+dirty` for uncommitted edits), when the package runs from one."""
-    from .engine.jit import PACKAGE_ROOT
+    from .engine.cache import PACKAGE_ROOT
 
     if not (PACKAGE_ROOT / ".git").exists():
         return None
@@ -95,7 +95,7 @@ def git_commit() -> str | None:
 
 
 def code_version() -> dict[str, Any]:
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     return {"package": __version__, "engine_sources": source_hash(), "git": git_commit()}
 
@@ -109,13 +109,13 @@ class Experiment:
     """The games 0..budget-1 of each job, played on demand up to any target (`advance`): in one
     pool of workers for all jobs, written part by part to each job's run folder when it has one.
 
-    Finished games found in a folder are not played again; a folder of another run is refused
-    before any game (sim.store.open_run)."""
+    Finished games found in a folder are not played again; a folder of another run, or of another
+    `command` than the one writing them, is refused before any game (sim.store.open_run)."""
 
     def __init__(self, jobs: Sequence[Job], budget: int, outs: Sequence[str | Path | None] | None = None,
                  hands: bool = False, keep_rows: bool = False, workers: int = 0, chunk: int = MAX_TASK,
                  progress: Progress = None, scheduler: Any = None, force: bool = False,
-                 describe: str = "", parents: bool = False, pool: Pool | None = None) -> None:
+                 describe: str = "", parents: bool = False, pool: Pool | None = None, command: str = PLAY) -> None:
         whole_number("games", budget)
         resolve_workers(workers)
         check_progress(progress)
@@ -131,7 +131,7 @@ class Experiment:
         self.folders: list[RunFolder | None] = []
         try:
             for j, o in zip(self.jobs, outs, strict=True):
-                self.folders.append(open_run(o, identity(j), hands, force, describe, parents)
+                self.folders.append(open_run(o, identity(j), hands, force, describe, parents, command)
                                     if o is not None else None)
         except BaseException:  # a later folder refused: the ones made for this call go again
             for f in self.folders:

@@ -225,7 +225,7 @@ def profile(variant: str | Variant, strategies: str | StrategySpec | StrategyCho
         outs = [root / f"{folder_name(c.label)}.parquet" for c in chosen] if mirror else [root / RUN_DIR]
     tallies = [{label: Tally() for label in job_labels(j)} for j in jobs]
     with ProfileRun(jobs, budget, outs, tallies, workers=workers, progress=progress, scheduler=scheduler,
-                    force=force, describe="this profile", parents=True) as exp:
+                    force=force, describe="this profile", parents=True, command="profile") as exp:
         exp.advance()
     rows = [{"strategy": label, **t.row()} for per_job in tallies for label, t in per_job.items()]
     df = pd.DataFrame(rows).astype({"strategy": str, "games": np.int64, "hands": np.int64, "side_hands": np.int64})

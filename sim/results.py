@@ -19,7 +19,7 @@ from . import __version__
 from .engine import layout as L
 from .rules import Variant, house_rules
 from .runner import Job, make_job
-from .store import META_KEY, RUN_FILE, ResultsError, can_write_in, load_folder
+from .store import META_KEY, RUN_FILE, ResultsError, can_write_in, load_folder, outside_runs
 
 __all__ = ["META_KEY", "Results", "ResultsError", "play", "read"]
 
@@ -168,6 +168,7 @@ def check_writable(path: str | os.PathLike[str], force: bool = False, suffix: st
         raise ResultsError(f"{label} {str(p)!r} is a folder; give a file path ending in {suffix}")
     if p.exists() and not force:
         raise ResultsError(f"{label} {str(p)!r} already exists; choose another path or pass --force")
+    outside_runs(p)  # a file inside a run folder would make the run unreadable
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise ResultsError(f"cannot write {str(p)!r}: folder {str(parent)!r} is not writable (it does not exist)")
@@ -210,8 +211,9 @@ def load(path: str | os.PathLike[str]) -> Any:
     Results; a `compare` folder a Comparison, a `tournament` folder a Tournament, a `sweep` or
     `profile` folder its DataFrame (metadata in `.attrs`); the columns and their types are those the
     command returned in memory."""
-    from .compare import OUTPUT_FILE, Comparison, Tournament
+    from .compare import Comparison, Tournament
     from .profile import PROFILE_FILE
+    from .store import OUTPUT_FILE
 
     p = Path(path)
     if not p.exists():
@@ -223,6 +225,9 @@ def load(path: str | os.PathLike[str]) -> Any:
         raise ResultsError(f"{str(p)!r} holds no canasta-lab output (no run and no {OUTPUT_FILE}); give a folder "
                            "that play, compare, tournament, sweep or profile wrote")
     command = json.loads(record.read_text()).get("command")
+    if command == "report":
+        raise ResultsError(f"{str(p)!r} holds the reports of canasta-lab report (STUDY.md and its charts), not a "
+                           "table to load")
     tables = {"compare": "pairs.parquet", "tournament": "pairs.parquet", "sweep": "sweep.parquet",
               "profile": PROFILE_FILE}
     if command not in tables or not (p / tables[command]).exists():

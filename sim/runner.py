@@ -94,27 +94,30 @@ def _warm_engine(fns: Sequence) -> Callable[[], None]:
     return warm
 
 
-def prepare_engine(fns: Sequence = ()) -> None:
-    """Compile or load the engine, every built-in strategy and `fns` before any game is played."""
-    from .engine.jit import compile_once
+def prepare_engine(fns: Sequence | None = None) -> None:
+    """Compile or load the engine and the run's strategy functions `fns` (None: every built-in
+    strategy) before any game is played, in this process, so worker processes load them from disk.
+    A run compiles only what it plays: a built-in strategy it does not use is compiled by the first
+    run that does (one line says so)."""
+    from .engine.cache import compile_once
 
     every: list = []
-    for f in [s.decide for s in REGISTRY.values() if not s.is_user] + list(fns):
+    for f in [s.decide for s in REGISTRY.values() if not s.is_user] if fns is None else fns:
         if not any(f is g for g in every):
             every.append(f)
     compile_once(every, _warm_engine(every[:1]))
 
 
 def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
-    """Before any game: compile the engine and the jobs' strategies if this source version has never
-    been compiled (one line says so), so workers load it from disk instead of each compiling it.
-    When only worker processes will play built-in strategies that are already compiled, this process
-    does not load the engine at all: it would hold about 60 MB for nothing."""
-    from .engine.jit import is_compiled
+    """Before any game: compile the engine and the jobs' strategies if numba's cache does not hold
+    them for these sources (one line says so), so workers load them from disk instead of each
+    compiling them. When only worker processes will play built-in strategies that are already
+    compiled, this process does not load the engine at all: it would hold about 60 MB for nothing."""
+    from .engine.cache import is_compiled
 
     fns = [f for job in jobs for f in job.functions()]
     built_in = {id(s.decide) for s in REGISTRY.values() if not s.is_user}
-    if in_workers and is_compiled() and all(id(f) in built_in for f in fns):
+    if in_workers and all(id(f) in built_in for f in fns) and is_compiled(fns):
         return
     prepare_engine(fns)
 
@@ -136,6 +139,8 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | S
     if not strategies:
         raise ValueError("give at least one strategy (-s NAME)")
     chosen = tuple(parse_strategy(s) for s in strategies)
+    for c in chosen:
+        c.refuse_idle(v)  # a knob set where it never acts would play exactly as without it
     if len(chosen) > v.players:
         raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
     whole_number("seed", seed, minimum=0)
@@ -352,7 +357,7 @@ def dask_client(scheduler: Any) -> Any:
         from distributed import Client
     except ImportError:  # declared in pyproject.toml; a trimmed install may lack it
         raise SchedulerError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     if isinstance(scheduler, Client):
         client = scheduler
@@ -383,7 +388,7 @@ SCHEDULER_TIMEOUT = "10s"
 
 def worker_source_hash() -> str:
     """Run on each Dask worker: the hash of the engine and strategy sources it would play."""
-    from .engine.jit import source_hash
+    from .engine.cache import source_hash
 
     return source_hash()
 

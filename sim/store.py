@@ -9,7 +9,7 @@ part or a file that is not ours is refused, so results never mix.
 Layout (readers such as `pandas.read_parquet(folder)` see the games table directly, because names
 starting with `_` or `.` are skipped by Parquet dataset readers)::
 
-    RUN/_canasta_lab.json              identity, games asked for, sessions (wall time, machine)
+    RUN/_canasta_lab.json              identity, the command that wrote it, games asked for, sessions
     RUN/part-000000000-000004096.parquet   games 0..4095, one row per game
     RUN/_hands/part-....parquet        one row per hand, when the run records hands
 """
@@ -32,6 +32,12 @@ from typing import Any
 import pandas as pd
 
 RUN_FILE = "_canasta_lab.json"
+OUTPUT_FILE = "_canasta_lab_output.json"  # which command's output a folder of tables and run folders holds
+# the tables and report a command writes beside its run folders (replaced on every run)
+DERIVED = ("report.md", "win_rates.png", "pairs.parquet", "ranking.parquet", "matrix.parquet", "sweep.parquet",
+           "profile.parquet")
+REPORT_MARK = "<!-- written by canasta-lab report -->"  # the first line of a study's report (STUDY.md)
+PLAY = "play"  # the command whose --out is a run folder itself (every other one holds run folders inside)
 HANDS_DIR = "_hands"
 FORMAT = 1  # the folder layout's version, in the run file
 PART_RE = re.compile(r"^part-(\d{9})-(\d{9})\.parquet$")
@@ -45,6 +51,112 @@ class ResultsError(ValueError):
 class OtherRunError(ResultsError):
     """The output folder holds the results of another run or command: refused unless `force`
     replaces them (a cache, sim.studies.cached, replaces them on purpose)."""
+
+
+def folder_owner(p: Path) -> str | None:
+    """The command whose output folder `p` is (play, compare, tournament, sweep, profile, report), or
+    None for a folder no command claims: its output record (OUTPUT_FILE, written when a command
+    ends), a run folder's own record, a run folder inside it (a command stopped before its end), or
+    a study's report (written before reports recorded their folder)."""
+    record = p / OUTPUT_FILE
+    if record.is_file():
+        try:
+            return str(json.loads(record.read_text())["command"])
+        except (ValueError, KeyError, TypeError):
+            return "a command (its record is damaged)"
+    if (p / RUN_FILE).is_file():
+        return run_command(p) or PLAY  # a run folder from before runs named their command: play's
+    if not p.is_dir():
+        return None
+    for e in sorted(p.iterdir()):
+        if (e / RUN_FILE).is_file() and run_command(e) not in (None, PLAY):  # play's runs stand anywhere
+            return run_command(e)
+        if e.suffix == ".md" and _is_report(e):
+            return "report"
+    return None
+
+
+def run_command(p: Path) -> str | None:
+    """The command a run folder's record names (None: damaged, or older than the field)."""
+    try:
+        command = json.loads((p / RUN_FILE).read_text()).get("command")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return str(command) if command is not None else None
+
+
+def _is_report(p: Path) -> bool:
+    try:
+        with open(p, errors="replace") as f:
+            return f.readline().rstrip("\n") == REPORT_MARK
+    except OSError:
+        return False
+
+
+def other_command(p: Path, owner: str) -> OtherRunError:
+    """The one line refusing a folder another command wrote."""
+    return OtherRunError(f"{str(p)!r} holds the output of canasta-lab {owner}; give another folder, or --force to "
+                         "replace that output")
+
+
+def claim(p: Path, command: str, force: bool) -> str | None:
+    """Check, before any work, that `command` may write its output folder `p`: a folder inside a run
+    folder never (a run folder holds only its own files), one that another command wrote only with
+    `force`. Returns the other command whose output `force` is to replace (the caller clears it with
+    clear_output once its own checks pass), or None."""
+    outside_runs(p)
+    owner = folder_owner(p) if p.is_dir() else None
+    if owner is None or owner == command:
+        return None
+    if not force:
+        raise other_command(p, owner)
+    return owner
+
+
+def outside_runs(p: Path) -> None:
+    """Refuse a path inside a run folder, --force or not: a run folder holds only its own files (sim.results.read
+    refuses one with anything else in it)."""
+    for q in Path(os.path.abspath(p)).parents:
+        if (q / RUN_FILE).is_file():
+            raise ResultsError(f"{str(p)!r} lies inside run folder {str(q)!r} (of canasta-lab "
+                               f"{run_command(q) or PLAY}), which holds only its own files; give a path outside it")
+
+
+def written_by(p: Path, owner: str) -> list[Path]:
+    """What canasta-lab wrote in the output folder `p` of `owner`: what --force replaces (nothing else
+    is ever removed: another command's run folder nested in it, a file of the user's)."""
+    out = []
+    for e in p.iterdir():
+        if e.name == OUTPUT_FILE or (e.name in DERIVED and e.is_file()):
+            out.append(e)
+        elif (p / RUN_FILE).is_file() and (_own_names(e) or e.name == HANDS_DIR):
+            out.append(e)  # p is a run folder (play's)
+        elif (e / RUN_FILE).is_file() and run_command(e) in (owner, None):
+            out.append(e)
+        elif e.suffix == ".md" and _is_report(e):
+            out.append(e)  # a study's report; its charts are in the folder of its name
+            charts = p / e.stem
+            if charts.is_dir():
+                out.append(charts)
+    return out
+
+
+def clear_output(p: Path, owner: str) -> None:
+    """Remove what canasta-lab wrote in `owner`'s output folder `p` (written_by), nothing else."""
+    for e in written_by(p, owner):
+        if e.name == HANDS_DIR and e.is_dir():
+            shutil.rmtree(e)
+        elif (e / RUN_FILE).is_file():
+            remove_run(e)
+        elif e.is_dir():  # a report's charts: its images go, anything else stays
+            for png in e.glob("*.png"):
+                png.unlink()
+            try:
+                e.rmdir()
+            except OSError:
+                pass
+        elif e.exists():
+            e.unlink()
 
 
 def part_name(g0: int, g1: int) -> str:
@@ -207,14 +319,22 @@ def _own_names(entry: Path) -> bool:
 
 
 def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool, force: bool = False,
-             describe: str = "", parents: bool = False) -> RunFolder:
-    """Open (or create) the run folder for `identity`, checking everything before any game is played.
+             describe: str = "", parents: bool = False, command: str = PLAY) -> RunFolder:
+    """Open (or create) the run folder for `identity`, written by `command`, checking everything
+    before any game is played.
 
     A new or empty folder starts a run; a folder of this same run resumes it. A folder of another
-    run, a damaged part or a file that is not ours is refused with one line; `force` starts the run
-    anew, removing only the files a run folder of ours holds (never anything else)."""
+    run or command, a damaged part or a file that is not ours is refused with one line; `force`
+    starts the run anew, removing only the files canasta-lab wrote there (never anything else)."""
     p = Path(path)
     identity = json.loads(json.dumps(identity))  # as it reads back from the run file (tuples are lists)
+    other = None if (p / RUN_FILE).is_file() else claim(p, command, force)
+    if other is not None:  # --force over another command's output folder: emptied of what it wrote, if all is ours
+        foreign = sorted(set(p.iterdir()) - set(written_by(p, other)))
+        if foreign:
+            raise ResultsError(f"{str(foreign[0])!r} in {str(p)!r} was not written by canasta-lab {other}; give a "
+                               "new or empty folder")
+        clear_output(p, other)
     if p.exists() and not p.is_dir():
         if not (force and _is_our_file(p)):
             raise ResultsError(f"output {str(p)!r} is a file; give a folder path for the run (it is created), "
@@ -229,7 +349,7 @@ def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool
             raise ResultsError(f"cannot create run folder {str(p)!r}: folder {str(parent)!r} does not exist")
         if not can_write_in(parent):
             raise ResultsError(f"cannot create run folder {str(p)!r}: folder {str(parent)!r} is not writable")
-        return _new(p, identity, hands)
+        return _new(p, identity, hands, command)
     if not can_write_in(p):
         raise ResultsError(f"cannot write into run folder {str(p)!r}: it is not writable")
     entries = [e for e in p.iterdir()]
@@ -239,17 +359,22 @@ def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool
         if foreign or any(e.name == HANDS_DIR for e in entries):
             raise ResultsError(f"{str(p)!r} already exists and is not a canasta-lab run folder; give a new or "
                                "empty folder")
-        return _new(p, identity, hands)
+        return _new(p, identity, hands, command)
     try:
         record = json.loads(run_file.read_text())
         theirs = record["identity"]
     except (ValueError, KeyError, TypeError):
         raise ResultsError(f"{str(run_file)!r} is damaged; give another folder (or --force to start the run "
                            "anew)") from None
+    if record.get("command", command) != command:
+        if force:
+            _wipe(p)
+            return _new(p, identity, hands, command)
+        raise other_command(p, record["command"])
     if theirs != identity or record.get("hands", False) != hands:
         if force:
             _wipe(p)
-            return _new(p, identity, hands)
+            return _new(p, identity, hands, command)
         what = describe or "this run"
         raise OtherRunError(f"{str(p)!r} holds another run ({_difference(theirs, identity, record, hands)}) than "
                            f"{what}; give another folder, or --force to replace it")
@@ -258,7 +383,8 @@ def open_run(path: str | os.PathLike[str], identity: dict[str, Any], hands: bool
                            "give another folder")
     if force:
         _wipe(p)
-        return _new(p, identity, hands)
+        return _new(p, identity, hands, command)
+    record.setdefault("command", command)  # a run from before runs named their command: this one's now
     return _load(p, identity, record, hands)
 
 
@@ -277,7 +403,7 @@ def _difference(theirs: dict[str, Any], mine: dict[str, Any], record: dict[str, 
     return "it records hands" if record.get("hands", False) else "it does not record hands"
 
 
-def _new(p: Path, identity: dict[str, Any], hands: bool) -> RunFolder:
+def _new(p: Path, identity: dict[str, Any], hands: bool, command: str) -> RunFolder:
     created = not p.exists()
     made_parents = []
     q = p.parent
@@ -287,7 +413,8 @@ def _new(p: Path, identity: dict[str, Any], hands: bool) -> RunFolder:
     p.mkdir(parents=True, exist_ok=True)
     if hands:
         (p / HANDS_DIR).mkdir(exist_ok=True)
-    record = {"format": FORMAT, "identity": identity, "hands": hands, "games": 0, "sessions": []}
+    record = {"format": FORMAT, "identity": identity, "command": command, "hands": hands, "games": 0,
+              "sessions": []}
     write_json_atomic(p / RUN_FILE, record)
     return RunFolder(p, identity, record, [], hands, created, made_parents)
 

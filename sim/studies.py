@@ -30,7 +30,16 @@ from .experiment import code_version, machine
 from .results import Results, ResultsError, play
 from .rules import PRESETS, Variant, get_variant, with_rules
 from .stats import TWO_SIDED, mean_interval, wilson
-from .store import OtherRunError, can_write_in
+from .store import (
+    OUTPUT_FILE,
+    REPORT_MARK,
+    OtherRunError,
+    can_write_in,
+    claim,
+    clear_output,
+    outside_runs,
+    write_json_atomic,
+)
 from .sweep import sweep
 from .tidy import hand_sides
 
@@ -127,6 +136,7 @@ def setup(name: str, games: int | None, seed: int, check_games: int | None, out:
         raise ValueError(f"check_games={check}: give 0 (no check against search) or more")
     s = Setup(games, check, seed, Path(out) if out is not None else cache_dir(name), tuple(rules), workers,
               progress, scheduler)
+    outside_runs(s.root)  # the cache's runs and output folders stand beside each other, never inside a run
     for v in (PRESETS if name == "variant_balance" else [VARIANT]):
         s.variant(v)
     return s
@@ -688,7 +698,7 @@ def get_study(name: str) -> Callable[..., Study]:
 
 # --- reports -------------------------------------------------------------------------------------------
 
-REPORT_MARK = "<!-- written by canasta-lab report -->"
+REPORT = "report"  # the command whose output folder holds the reports (sim.store.folder_owner)
 
 
 def _markdown_table(df: pd.DataFrame, columns: Sequence[str], formats: dict[str, str] | None = None) -> str:
@@ -748,16 +758,22 @@ def report_markdown(study: Study, command: str, images: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def write_report(study: Study, folder: str | Path, command: str) -> Path:
-    """`folder/STUDY.md` and its charts in `folder/STUDY/`; returns the Markdown file's path."""
+def write_report(study: Study, folder: str | Path, command: str, force: bool = False) -> Path:
+    """`folder/STUDY.md` and its charts in `folder/STUDY/`; returns the Markdown file's path. A folder
+    that holds another command's output is refused, or with `force` cleared of it (sim.store.claim)."""
     from matplotlib.figure import Figure
 
     from . import plots
     from .store import write_text_atomic
 
     root = Path(folder)
+    other = claim(root, REPORT, force)
+    if other is not None:
+        clear_output(root, other)
     charts = root / study.name
     charts.mkdir(parents=True, exist_ok=True)
+    if not (root / OUTPUT_FILE).exists():  # the folder holds reports: another command is refused it
+        write_json_atomic(root / OUTPUT_FILE, {"command": REPORT})
     images = {}
     for stem in study.charts:
         fig = Figure(figsize=(7.5, 4.2), dpi=120)
@@ -770,13 +786,15 @@ def write_report(study: Study, folder: str | Path, command: str) -> Path:
 
 
 def check_report_target(folder: str | Path, name: str, force: bool) -> Path:
-    """Fail before any game if the report cannot be written or would replace a file without --force."""
+    """Fail before any game if the report cannot be written, would replace a file without --force,
+    or would go into another command's output folder without --force (which clears that output)."""
     root = Path(folder)
     probe = root
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
     if not probe.is_dir() or not can_write_in(probe):
         raise ResultsError(f"cannot write the report into {str(root)!r}: {str(probe)!r} is not a writable folder")
+    claim(root, REPORT, force)  # --force: that output is cleared when the report is written (write_report)
     target = root / f"{name}.md"
     if target.exists() and not force:
         raise ResultsError(f"{str(target)!r} already exists; pass --force to replace it, or give another --out")

@@ -91,6 +91,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     opp = parse_strategy(opponent)
     fixed = dict(base.overrides)
     rows = grid_rows(base, grid)
+    base.spec.refuse_idle(dict.fromkeys(k for row in rows for k in row), v)  # one that never acts: equal rows
     choices = [base.spec.choice(**{**fixed, **row}) for row in rows]
     jobs = [make_job(v, seating(v, c, opp), seed) for c in choices]
     budget = whole_deals(games, v.n_sides)
@@ -99,7 +100,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     root = prepare_output(out, force, what) if out is not None else None
     outs = [root / f"{folder_name(c.label)}.parquet" for c in choices] if root else None
     with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
-                    describe="this sweep row", parents=True) as exp:
+                    describe="this sweep row", parents=True, command="sweep") as exp:
         exp.advance()
     out_rows = []
     for k, (row, c) in enumerate(zip(rows, choices, strict=True)):

@@ -229,6 +229,9 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     base = parse_strategy(strategy)
     opp = parse_strategy(opponent)
     dims = parse_knobs(base.spec, [k for k, _ in base.overrides], knobs)
+    for c in (base, opp):
+        c.refuse_idle(v)
+    base.spec.refuse_idle([d.knob.name for d in dims], v)  # a knob that never acts: every trial the same games
     whole_number("budget", budget)
     whole_number("seed", seed, minimum=0)
     sides = v.n_sides

@@ -12,16 +12,61 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sim.engine.contract import NPRM
 
+if TYPE_CHECKING:
+    from sim.rules import Variant
+
 
 class StrategyError(ValueError):
-    """An unknown strategy or knob, or a knob value out of range; the message says what is accepted."""
+    """An unknown strategy or knob, or a knob value out of range, or a knob set where it never acts;
+    the message says what is accepted."""
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A rule feature that a knob's code needs to be reached, as a test on the variant's rules
+    (sim.rules.Variant): a preset or a `--rule` house rule that adds or removes the feature is judged
+    by its rules, not by its name."""
+
+    text: str
+    test: Callable[[Variant], bool] = field(repr=False)
+
+
+def _partners(v: Variant) -> bool:
+    return v.ask_partner != "none" and any(len(side) > 1 for side in v.sides)
+
+
+# What each knob's code path needs (strategies/heuristic.py, strategies/buraco.py): the heuristic hands
+# every decision of a game with sequences to buraco.py, which reads only wilds, go_out and the bu_ knobs.
+FEATURES: dict[str, Feature] = {
+    "canasta": Feature("the Canasta games' decisions (sequences off: Buraco has its own)",
+                       lambda v: not v.sequences),
+    "buraco": Feature("Buraco's sets and sequences (sequences on)", lambda v: v.sequences),
+    "partners": Feature("a partner to ask before going out (ask_partner partner or choose_one_partner, a side of "
+                        "two seats or more)", _partners),
+    "wilds_in_melds": Feature("wild cards in melds of naturals (max_wilds above 0)", lambda v: v.max_wilds > 0),
+    "top_card_draw": Feature("the top discard alone as a draw (top_card_draw, House-001)",
+                             lambda v: v.top_card_draw),
+    "wild_melds": Feature("melds of wild cards (wild_melds: Boat, Pennies, Railroad)", lambda v: v.wild_melds),
+    "feet": Feature("a foot or kitty that a canasta brings or going out needs (foot_size with foot_canastas or "
+                    "going_out_kinds: Pennies, Railroad)",
+                    lambda v: v.foot_size > 0 and bool(v.foot_canastas or v.going_out_kinds)),
+    "sevens": Feature("sevens canastas (sevens_natural_only: Pennies, Railroad)", lambda v: v.sevens_natural_only),
+}
+
+
+def variant_text(v: Variant) -> str:
+    """The variant's name, saying so when house rules change its preset (the knobs' scope follows the rules)."""
+    from sim.rules import PRESETS
+
+    return v.name if PRESETS.get(v.name) == v else f"{v.name} with the house rules given"
 
 
 @dataclass(frozen=True)
@@ -37,6 +82,25 @@ class Knob:
     meaning: str
     named: tuple[tuple[str, float], ...] = ()
     whole: bool = False
+    needs: tuple[str, ...] = ()  # FEATURES its code needs, all of them; none: it acts at every variant
+
+    def __post_init__(self) -> None:
+        unknown = [n for n in self.needs if n not in FEATURES]
+        if unknown:
+            raise StrategyError(f"knob {self.name!r} needs unknown feature {unknown[0]!r}; accepted: "
+                                f"{', '.join(FEATURES)}")
+
+    def acts_at(self, v: Variant) -> bool:
+        """This knob's code is reached in a game of `v` (the features it needs are all in v's rules)."""
+        return all(FEATURES[n].test(v) for n in self.needs)
+
+    def where(self) -> str:
+        """Where the knob acts, in words."""
+        return " and ".join(FEATURES[n].text for n in self.needs) if self.needs else "every variant"
+
+    def missing(self, v: Variant) -> str:
+        """The features this knob needs that `v` lacks, in words."""
+        return " and ".join(FEATURES[n].text for n in self.needs if not FEATURES[n].test(v))
 
     def accepted(self) -> str:
         names = [n for n, _ in self.named]
@@ -122,6 +186,22 @@ class StrategySpec:
             raise StrategyError(f"strategy {self.name!r} has no knob {name!r}; accepted: {accepted}")
         return k
 
+    def acting(self, v: Variant) -> tuple[Knob, ...]:
+        """The knobs that act at variant v, in declaration order."""
+        return tuple(k for k in self.knobs if k.acts_at(v))
+
+    def refuse_idle(self, names: Iterable[str], v: Variant) -> None:
+        """Refuse, in one line, a knob set by the user that never acts at `v`: a run would play exactly as
+        without it (equal strategies, every deal split) and report it as a measurement."""
+        for name in names:
+            k = self.knob(name)
+            if not k.acts_at(v):
+                at = variant_text(v)
+                acting = ", ".join(x.name for x in self.acting(v)) or "none"
+                raise StrategyError(f"knob {name!r} of {self.name} never acts at {at}: it needs {k.missing(v)}; "
+                                    f"the knobs of {self.name} that act at {at}: {acting} "
+                                    f"(canasta-lab strategies --variant {v.name})")
+
     def params(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         p = np.zeros(NPRM, np.float64)
         for k in self.knobs:
@@ -185,6 +265,11 @@ class StrategyChoice:
 
     def knob_values(self) -> dict[str, float]:
         return {k.name: float(self.params[k.slot]) for k in self.spec.knobs}
+
+    def refuse_idle(self, v: Variant) -> None:
+        """Refuse a knob set on this strategy (`baseline:min_pile=5`) that never acts at `v`. Only the knobs
+        the user set are judged: a relative's own defaults (expert's ask=never at Buraco) are not."""
+        self.spec.refuse_idle((name for name, _ in self.overrides), v)
 
 
 def parse_strategy(text: str | StrategySpec | StrategyChoice) -> StrategyChoice:

@@ -1,18 +1,79 @@
-"""Test setup: make tests/support.py importable. The compiled engine is found where the package
-keeps it (sim/engine/jit.py), the same folder the command line and notebooks use."""
+"""Test setup: make tests/support.py importable; the one way the tests run the command line (`cli`); the
+random-play size (`scaled`, set by CANASTA_TEST_SCALE); the `compile` tests first. The compiled engine is
+found where the package keeps it (sim/engine/jit.py), the same folder the command line and notebooks use."""
 
+from __future__ import annotations
+
+import math
+import os
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+TESTS = Path(__file__).parent
+ROOT = TESTS.parent
+sys.path.insert(0, str(TESTS))
 
-# Tests that compile an engine of their own from scratch (minutes each) go first: under `make test`'s two
-# processes, pytest-xdist hands the first test to one process and the second to the other, so this compile
-# runs beside the other process's first compile of the suite's engine instead of at the end, alone.
-FIRST = ("test_jit.py::test_editing_a_builtin_strategy_changes_the_results_in_a_new_process",)
+# The random-play size: the large game counts (the fuzz and invariant games, the plain-Python games, the
+# stopped run) as a fraction of their full size. Unset (`make test`, CI): the full size, 1. `make
+# test-fast` sets it small. A test asks for a count with the `scaled` fixture.
+SCALE_ENV = "CANASTA_TEST_SCALE"
+FULL_SCALE = 1.0
+
+# Tests that compile an engine of their own from scratch in a child process (minutes each) carry
+# @pytest.mark.compile; `make test-fast` leaves them out (-m "not compile"). Under `make test`'s two
+# processes they go first: pytest-xdist hands the first test to one process and the second to the other,
+# so such a compile runs beside the other process's first compile of the suite's engine instead of at the
+# end, alone.
+COMPILE_MARK = "compile"
+
+
+def random_play_scale() -> float:
+    """CANASTA_TEST_SCALE as a fraction in (0, 1]; one clear line when it is anything else."""
+    text = os.environ.get(SCALE_ENV, "").strip()
+    if not text:
+        return FULL_SCALE
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = math.nan
+    if not 0 < scale <= FULL_SCALE:  # NaN fails too
+        raise pytest.UsageError(f"{SCALE_ENV}={text!r}: give the fraction of the full random-play size to "
+                                f"play, above 0 and at most 1 (e.g. {SCALE_ENV}=0.05), or leave it unset")
+    return scale
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    random_play_scale()  # a bad value stops the run before any test, not in the first test that asks
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.endswith(FIRST))
+    items.sort(key=lambda item: item.get_closest_marker(COMPILE_MARK) is None)
+
+
+@pytest.fixture(scope="session")
+def scaled() -> Callable[..., int]:
+    """`scaled(full, least=1)`: `full` games (or random trials) under `make test`, CANASTA_TEST_SCALE of
+    them, at least `least`, under `make test-fast`."""
+    scale = random_play_scale()
+
+    def size(full: int, least: int = 1) -> int:
+        return full if scale == FULL_SCALE else max(least, round(full * scale))
+
+    return size
+
+
+@pytest.fixture(scope="session")
+def cli() -> Callable[..., subprocess.CompletedProcess]:
+    """`cli(*args, **kw)`: `canasta-lab ARGS` run as a new process from the checkout's root, its exit status,
+    standard output and standard error kept as text (`.returncode`, `.stdout`, `.stderr`); `kw` goes to
+    subprocess.run (e.g. cwd, env)."""
+
+    def run(*args: str, **kw) -> subprocess.CompletedProcess:
+        kw.setdefault("cwd", ROOT)
+        return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, **kw)
+
+    return run

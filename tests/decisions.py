@@ -31,7 +31,7 @@ from strategies.library import BASELINE
 STOP_SLOT = L.NPRM - 1  # knob slot of the stopping period (baseline's knobs leave it free)
 
 
-@njit
+@njit(cache=True)  # in the package's user-<hash> folder: recompiled whenever a compiled source changes
 def stop_decide_nb(R, obs, opts, n, prm):
     """baseline, but stop the game at a decision whose random word is a multiple of the period."""
     period = int(prm[STOP_SLOT])

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,10 +19,6 @@ from sim.results import play
 from strategies import StrategyError, parse_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def refused(r: subprocess.CompletedProcess, *needles: str) -> str:
@@ -42,62 +37,62 @@ def refused(r: subprocess.CompletedProcess, *needles: str) -> str:
 
 
 @pytest.mark.parametrize("preset,players", [("classic-4p", 3), ("classic-2p", 6)])
-def test_preset_with_its_own_player_count_refuses_another_players(preset, players):
-    r = run("play", preset, "--players", str(players), "-s", "random", "--games", "2", "--seed", "1")
+def test_preset_with_its_own_player_count_refuses_another_players(preset, players, cli):
+    r = cli("play", preset, "--players", str(players), "-s", "random", "--games", "2", "--seed", "1")
     refused(r, f"{preset} is the", f"--players {players} contradicts it", f"classic --players {players}")
 
 
-def test_preset_with_its_own_player_count_accepts_the_same_count():
-    assert run("play", "classic-4p", "--players", "4", "-s", "random", "--games", "2", "--seed", "1",
+def test_preset_with_its_own_player_count_accepts_the_same_count(cli):
+    assert cli("play", "classic-4p", "--players", "4", "-s", "random", "--games", "2", "--seed", "1",
                "--quiet").returncode == 0
 
 
 # --- outputs ---------------------------------------------------------------------------------------
 
 
-def test_hands_without_a_run_folder_is_refused(tmp_path):
-    refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--hands"), "give --out")
+def test_hands_without_a_run_folder_is_refused(tmp_path, cli):
+    refused(cli("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--hands"), "give --out")
 
 
-def test_a_folder_that_is_not_a_run_is_never_used_even_with_force(tmp_path):
+def test_a_folder_that_is_not_a_run_is_never_used_even_with_force(tmp_path, cli):
     d = tmp_path / "looks-like.parquet"
     d.mkdir()
     (d / "keep.txt").write_text("precious")
     for extra in ([], ["--force"]):
-        refused(run("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(d), *extra),
+        refused(cli("play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--out", str(d), *extra),
                 "is not a canasta-lab run folder")
     t = tmp_path / "t.jsonl"
     t.mkdir()
-    refused(run("transcript", "classic-4p", "-s", "random", "--seed", "1", "--game", "0", "--out", str(t), "--force"),
+    refused(cli("transcript", "classic-4p", "-s", "random", "--seed", "1", "--game", "0", "--out", str(t), "--force"),
             "is a folder")
     assert sorted(p.name for p in d.iterdir()) == ["keep.txt"] and (d / "keep.txt").read_text() == "precious"
 
 
-def test_compare_out_to_an_existing_file_is_refused(tmp_path):
+def test_compare_out_to_an_existing_file_is_refused(tmp_path, cli):
     f = tmp_path / "report"
     f.write_text("precious")
     for extra in ([], ["--force"]):
-        refused(run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "2", "--seed", "1",
+        refused(cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "2", "--seed", "1",
                     "--out", str(f), *extra), "is a file")
     assert f.read_text() == "precious"
 
 
-def test_compare_out_to_an_unwritable_path_is_refused(tmp_path):
+def test_compare_out_to_an_unwritable_path_is_refused(tmp_path, cli):
     for out in ("/proc/canasta-report", "/etc/hostname/rep"):
-        refused(run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "2", "--seed", "1",
+        refused(cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "2", "--seed", "1",
                     "--out", out), "not writable")
     assert not Path("/proc/canasta-report").exists()
 
 
-def test_compare_report_without_its_run_is_refused_unless_force(tmp_path):
+def test_compare_report_without_its_run_is_refused_unless_force(tmp_path, cli):
     rep = tmp_path / "rep"
     rep.mkdir()
     (rep / "report.md").write_text("old report")
     (rep / "notes.txt").write_text("mine")
-    refused(run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
+    refused(cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
                 "--out", str(rep)), "already holds report.md", "--force")
     assert (rep / "report.md").read_text() == "old report"
-    r = run("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
+    r = cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1",
             "--out", str(rep), "--force", "--quiet")
     assert r.returncode == 0, r.stderr
     assert "baseline vs random" in (rep / "report.md").read_text()
@@ -107,70 +102,70 @@ def test_compare_report_without_its_run_is_refused_unless_force(tmp_path):
                                                     "win_rates.png"]
 
 
-def test_compare_into_the_folder_of_another_comparison_is_refused_unless_force(tmp_path):
+def test_compare_into_the_folder_of_another_comparison_is_refused_unless_force(tmp_path, cli):
     rep = tmp_path / "rep"
     args = ["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "4", "--seed", "1", "--quiet"]
-    assert run(*args, "--out", str(rep)).returncode == 0
+    assert cli(*args, "--out", str(rep)).returncode == 0
     before = (rep / "report.md").read_text()
     other = ["compare", "classic-2p", "-s", "baseline", "-s", "freezer", "--games", "4", "--seed", "1", "--quiet"]
-    refused(run(*other, "--out", str(rep)), "holds the results of another compare (different strategies)", "--force")
+    refused(cli(*other, "--out", str(rep)), "holds the results of another compare (different strategies)", "--force")
     assert (rep / "report.md").read_text() == before
-    assert run(*other, "--out", str(rep), "--force").returncode == 0
+    assert cli(*other, "--out", str(rep), "--force").returncode == 0
     assert "freezer" in (rep / "report.md").read_text()
 
 
-def test_compare_has_force_and_progress(tmp_path):
-    r = run("compare", "--help")
+def test_compare_has_force_and_progress(tmp_path, cli):
+    r = cli("compare", "--help")
     assert "--force" in r.stdout and "--progress" in r.stdout and "--quiet" in r.stdout
 
 
 # --- knobs -----------------------------------------------------------------------------------------
 
 
-def test_fractional_value_for_a_whole_number_knob_is_refused():
+def test_fractional_value_for_a_whole_number_knob_is_refused(cli):
     with pytest.raises(StrategyError, match=r"min_pile=3.5 is not a whole number; give a whole number from 0 to 108"):
         parse_strategy("baseline:min_pile=3.5")
-    refused(run("play", "classic-4p", "-s", "baseline:min_pile=3.5", "--games", "2", "--seed", "1"),
+    refused(cli("play", "classic-4p", "-s", "baseline:min_pile=3.5", "--games", "2", "--seed", "1"),
             "not a whole number")
-    refused(run("sweep", "classic-4p", "-s", "baseline", "--grid", "go_out=100.5", "--games", "2", "--seed", "1"),
+    refused(cli("sweep", "classic-4p", "-s", "baseline", "--grid", "go_out=100.5", "--games", "2", "--seed", "1"),
             "not a whole number")
     assert parse_strategy("baseline:min_pile=4.0").knob_values()["min_pile"] == 4  # 4.0 is a whole number
 
 
-def test_same_knob_twice_in_one_strategy_is_refused():
+def test_same_knob_twice_in_one_strategy_is_refused(cli):
     with pytest.raises(StrategyError, match="knob 'min_pile' is set twice"):
         parse_strategy("baseline:min_pile=3,min_pile=5")
-    refused(run("play", "classic-4p", "-s", "baseline:min_pile=3,freeze=never,min_pile=5", "--games", "2",
+    refused(cli("play", "classic-4p", "-s", "baseline:min_pile=3,freeze=never,min_pile=5", "--games", "2",
                 "--seed", "1"), "set twice")
 
 
-def test_same_knob_twice_in_sweep_grid_is_refused():
-    refused(run("sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile=1,3", "--grid", "min_pile=5",
+def test_same_knob_twice_in_sweep_grid_is_refused(cli):
+    refused(cli("sweep", "classic-4p", "-s", "baseline", "--grid", "min_pile=1,3", "--grid", "min_pile=5",
                 "--games", "2", "--seed", "1"), "--grid min_pile is given twice")
 
 
-def test_knob_both_fixed_and_swept_is_refused():
-    refused(run("sweep", "classic-4p", "-s", "baseline:min_pile=4", "--grid", "min_pile=1,3", "--games", "2",
+def test_knob_both_fixed_and_swept_is_refused(cli):
+    refused(cli("sweep", "classic-4p", "-s", "baseline:min_pile=4", "--grid", "min_pile=1,3", "--games", "2",
                 "--seed", "1"), "both fixed")
 
 
-def test_several_strategies_to_sweep_are_refused():
-    refused(run("sweep", "classic-4p", "-s", "baseline", "-s", "freezer", "--grid", "min_pile=1,3", "--games", "2",
+def test_several_strategies_to_sweep_are_refused(cli):
+    refused(cli("sweep", "classic-4p", "-s", "baseline", "-s", "freezer", "--grid", "min_pile=1,3", "--games", "2",
                 "--seed", "1"), "sweep varies one strategy", "--vs")
 
 
 # --- seating ---------------------------------------------------------------------------------------
 
 
-def test_compare_refuses_a_side_that_mixes_strategies(tmp_path):
-    line = refused(run("compare", "classic-4p", "-s", "baseline", "-s", "random", "-s", "freezer", "--games", "2",
+def test_compare_refuses_a_side_that_mixes_strategies(tmp_path, cli):
+    line = refused(cli("compare", "classic-4p", "-s", "baseline", "-s", "random", "-s", "freezer", "--games", "2",
                        "--seed", "1", "--out", str(tmp_path / "rep")), "side 0 would mix")
     assert "baseline random freezer baseline" in line
     assert not (tmp_path / "rep").exists()
 
 
-def test_play_prints_the_seating_it_used():
-    r = run("play", "classic-4p", "-s", "baseline", "-s", "random", "-s", "freezer", "--games", "2", "--seed", "1",
+def test_play_prints_the_seating_it_used(cli):
+    r = cli("play", "classic-4p", "-s", "baseline", "-s", "random", "-s", "freezer", "--games", "2", "--seed", "1",
             "--quiet")
     assert r.returncode == 0, r.stderr
     assert "seating: seat 0 baseline, seat 1 random, seat 2 freezer, seat 3 baseline" in r.stdout

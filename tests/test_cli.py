@@ -1,18 +1,12 @@
 """The command line: the DESIGN.md contract and one clear line for every kind of bad input."""
 
 import json
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
 
 from sim.cli import main
 from sim.results import read, read_parquet
-
-
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 def test_variants_lists_the_four_classic_presets(capsys):
@@ -31,8 +25,8 @@ def test_strategies_lists_knobs_with_range_default_and_meaning(capsys):
 
 @pytest.mark.parametrize("command", ["variants", "strategies", "play", "transcript", "bench", "compare",
                                      "tournament", "sweep", "rules", "cache", "report"])
-def test_every_command_has_help(command):
-    r = run(command, "--help")
+def test_every_command_has_help(command, cli):
+    r = cli(command, "--help")
     assert r.returncode == 0 and "usage" in r.stdout
 
 
@@ -74,8 +68,8 @@ BAD = [
 
 
 @pytest.mark.parametrize("args,message", BAD)
-def test_bad_input_gets_one_clear_line_and_nonzero_exit(args, message):
-    r = run(*args)
+def test_bad_input_gets_one_clear_line_and_nonzero_exit(args, message, cli):
+    r = cli(*args)
     assert r.returncode != 0
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1, r.stderr
@@ -83,15 +77,15 @@ def test_bad_input_gets_one_clear_line_and_nonzero_exit(args, message):
     assert "Traceback" not in r.stderr
 
 
-def test_existing_output_is_never_overwritten(tmp_path):
+def test_existing_output_is_never_overwritten(tmp_path, cli):
     out = tmp_path / "keep.parquet"
     out.write_bytes(b"precious")
-    r = run("play", "classic-4p", "-s", "baseline", "--games", "2", "--seed", "1", "--out", str(out))
+    r = cli("play", "classic-4p", "-s", "baseline", "--games", "2", "--seed", "1", "--out", str(out))
     assert r.returncode != 0 and "is a file" in r.stderr
     assert out.read_bytes() == b"precious"
     t = tmp_path / "keep.jsonl"
     t.write_text("precious")
-    r = run("transcript", "classic-4p", "-s", "baseline", "--seed", "1", "--game", "0", "--out", str(t))
+    r = cli("transcript", "classic-4p", "-s", "baseline", "--seed", "1", "--game", "0", "--out", str(t))
     assert r.returncode != 0 and t.read_text() == "precious"
 
 
@@ -130,10 +124,10 @@ def test_compare_writes_report_table_and_chart(tmp_path, capsys):
     assert "won all" in text and "Elo" in text and "Pairing cut the variance" in text
 
 
-def test_bench_json_has_the_contract_fields():
+def test_bench_json_has_the_contract_fields(cli):
     # --no-cold-start: the cold start is a whole compile from scratch (minutes), which the next test checks
     # the wiring of, and tests/engine/test_jit.py the compile itself
-    r = run("bench", "classic-2p", "--json", "--seconds", "0.2", "--no-cold-start")
+    r = cli("bench", "classic-2p", "--json", "--seconds", "0.2", "--no-cold-start")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout.splitlines()[0])
     for key in ("variant", "hands_per_second", "games_per_second", "us_per_decision", "warm_start_seconds",

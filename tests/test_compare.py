@@ -3,9 +3,6 @@ round robins and sweeps with Holm's correction, on the command line and in the A
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -13,10 +10,6 @@ from sim.cli import main
 from sim.compare import compare, tournament
 from sim.results import read
 from sim.stats import sprt_bounds
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
 @pytest.mark.parametrize("variant", ["classic-2p", "classic-3p", "classic-4p"])
@@ -82,7 +75,7 @@ def test_sprt_decision_does_not_depend_on_workers_and_a_rerun_replays_nothing(tm
 
 @pytest.mark.parametrize("spec,needle", [("elo0=0", "elo1"), ("elo0=0,p1=0.5", "mix"), ("x=1,y=2", "unknown"),
                                          ("elo0=0,elo1=10,alpha=0.7", "alpha")])
-def test_a_bad_sprt_is_refused_with_one_line_before_any_game(spec, needle):
+def test_a_bad_sprt_is_refused_with_one_line_before_any_game(spec, needle, cli):
     r = cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "10", "--seed", "1",
             "--sprt", spec)
     lines = [x for x in r.stderr.splitlines() if x.strip()]
@@ -109,7 +102,7 @@ def test_tournament_matrix_ranking_and_holm(tmp_path):
         assert (tmp_path / "t" / name).exists(), name
 
 
-def test_tournament_command_prints_matrix_ranking_and_holm_and_resumes(tmp_path, capsys):
+def test_tournament_command_prints_matrix_ranking_and_holm_and_resumes(tmp_path, capsys, cli):
     args = ["tournament", "classic-2p", "baseline", "random", "freezer", "--games", "60", "--seed", "2", "--quiet",
             "--out", str(tmp_path / "t")]
     assert main(args) == 0
@@ -152,9 +145,9 @@ def test_another_command_into_an_output_folder_is_refused_and_force_clears_only_
 
     with pytest.raises(ResultsError, match="holds the results of another tournament .different strategies."):
         tournament("classic-2p", ["baseline", "random"], 20, seed=1, workers=1, out=out)
-    with pytest.raises(ResultsError, match="holds the results of another tournament"):
+    with pytest.raises(ResultsError, match="holds the output of canasta-lab tournament"):
         compare("classic-2p", ["baseline", "random"], 20, seed=1, workers=1, out=out)
-    with pytest.raises(ResultsError, match="holds the results of another tournament"):
+    with pytest.raises(ResultsError, match="holds the output of canasta-lab tournament"):
         sweep("classic-2p", "baseline", {"min_pile": [1]}, games=20, seed=1, workers=1, out=out)
     assert sorted(p.name for p in out.iterdir()) == before
     c = compare("classic-2p", ["baseline", "random"], 20, seed=1, workers=1, out=out, force=True)
@@ -187,7 +180,7 @@ def test_a_grid_that_gives_a_row_twice_or_a_knob_without_a_list_is_refused():
         sweep("classic-2p", "baseline", {"min_pile": 3}, games=2, seed=1)
 
 
-def test_batch_without_sprt_is_refused_and_a_look_never_exceeds_the_budget(capsys):
+def test_batch_without_sprt_is_refused_and_a_look_never_exceeds_the_budget(capsys, cli):
     r = cli("compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "10", "--seed", "1",
             "--batch", "500")
     assert r.returncode == 2 and "give --sprt with it" in r.stderr

@@ -42,23 +42,27 @@ def test_duplicate_deals_rotate_strategies_through_the_seats():
     assert list(g.strategy_0.astype(str)) == ["baseline+baseline", "random+random"] * 2
 
 
+# games played jitted and as plain Python, at full size (plain Python is slow: make test-fast plays fewer)
+PLAIN_PYTHON_GAMES = [("classic-4p", ["baseline", "random"], 150), ("classic-2p", ["random"], 60),
+                      ("classic-3p", ["baseline"], 40), ("classic-6p", ["random", "baseline"], 30)]
+
 SCRIPT = """
 import json, sys
 from sim.results import play
 out = {}
-for v, strats, n in [("classic-4p", ["baseline", "random"], 150), ("classic-2p", ["random"], 60),
-                     ("classic-3p", ["baseline"], 40), ("classic-6p", ["random", "baseline"], 30)]:
+for v, strats, n in json.loads(sys.argv[1]):
     g = play(v, strats, games=n, seed=77).games
     out[v] = g[[c for c in g.columns if not c.startswith("strategy_") and c != "capped_game"]].values.tolist()
 print(json.dumps(out))
 """
 
 
-def test_jitted_and_plain_python_kernels_give_identical_games():
+def test_jitted_and_plain_python_kernels_give_identical_games(scaled):
+    games = json.dumps([(v, strats, scaled(n, least=2)) for v, strats, n in PLAIN_PYTHON_GAMES])
     env = dict(os.environ)
     runs = []
     for disable in ("0", "1"):
         env["NUMBA_DISABLE_JIT"] = disable
-        out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run([sys.executable, "-c", SCRIPT, games], env=env, capture_output=True, text=True, check=True)
         runs.append(json.loads(out.stdout))
     assert runs[0] == runs[1]

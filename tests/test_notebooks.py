@@ -35,6 +35,7 @@ def test_every_study_has_its_notebook():
     assert [f"{stem}.ipynb" for stem in studies.NOTEBOOKS.values()] == EXPECTED
 
 
+@pytest.mark.notebook  # a kernel and a study each: make test-fast leaves them out
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_at_small_size_and_answers_with_a_chart(path, monkeypatch, tmp_path):
     monkeypatch.setenv(studies.GAMES_ENV, SMALL_GAMES)  # the kernel inherits this process's environment

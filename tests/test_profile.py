@@ -5,8 +5,6 @@ line, and bad input refused before any game."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import defaultdict
 
 import numpy as np
@@ -201,12 +199,8 @@ def test_the_command_prints_the_table_json_and_markdown_and_writes_its_folder(tm
     assert PROFILE_FILE in DERIVED  # --force may replace it
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
-
-
-def test_profile_has_help():
-    r = run("profile", "--help")
+def test_profile_has_help(cli):
+    r = cli("profile", "--help")
     assert r.returncode == 0 and "--mirror" in r.stdout
 
 
@@ -222,19 +216,19 @@ BAD = [
 
 
 @pytest.mark.parametrize("extra,message", BAD)
-def test_bad_input_gets_one_clear_line_before_any_game(extra, message, tmp_path):
+def test_bad_input_gets_one_clear_line_before_any_game(extra, message, tmp_path, cli):
     args = ["profile", VARIANT, "--seed", "1", *extra]
     if "--games" not in extra:
         args += ["--games", "4"]
-    r = run(*args, "--out", str(tmp_path / "p"))
+    r = cli(*args, "--out", str(tmp_path / "p"))
     assert r.returncode != 0
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and message in lines[0], r.stderr
     assert "compiling" not in r.stderr and not (tmp_path / "p").exists()
 
 
-def test_an_output_that_is_a_file_is_refused_and_kept(tmp_path):
+def test_an_output_that_is_a_file_is_refused_and_kept(tmp_path, cli):
     f = tmp_path / "keep"
     f.write_text("precious")
-    r = run("profile", VARIANT, "-s", "baseline", "--games", "2", "--seed", "1", "--out", str(f))
+    r = cli("profile", VARIANT, "-s", "baseline", "--games", "2", "--seed", "1", "--out", str(f))
     assert r.returncode != 0 and "is a file" in r.stderr and f.read_text() == "precious"

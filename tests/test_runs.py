@@ -19,10 +19,8 @@ from sim.results import ResultsError, play, read
 from sim.store import HANDS_DIR, PART_RE, RUN_FILE
 
 PLAY = ["play", "classic-2p", "-s", "baseline", "-s", "random", "--seed", "5"]
-
-
-def cli(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, **kw)
+STOPPED_GAMES = 40_000  # the run stopped midway, at full size
+STOPPED_LEAST = 10_000  # a few seconds of play at least: the run must still be going after its second chunk
 
 
 def parts(folder: Path) -> list[Path]:
@@ -51,8 +49,9 @@ def same_games(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 
 @pytest.mark.parametrize("sig,workers", [(signal.SIGKILL, 1), (signal.SIGINT, 2)])
-def test_a_stopped_run_keeps_its_chunks_and_the_same_command_finishes_it_identically(tmp_path, sig, workers):
-    games = 40_000
+def test_a_stopped_run_keeps_its_chunks_and_the_same_command_finishes_it_identically(tmp_path, sig, workers, cli,
+                                                                                     scaled):
+    games = scaled(STOPPED_GAMES, least=STOPPED_LEAST)
     folder = tmp_path / "run.parquet"
     stopped = start_and_stop(folder, games, sig, workers)
     kept = read(folder).games
@@ -107,7 +106,7 @@ def test_a_folder_of_another_run_is_refused_and_force_replaces_it(tmp_path):
     assert r.meta["seed"] == 2 and len(r.games) == 50
 
 
-def test_a_damaged_part_a_foreign_file_or_a_part_of_another_run_is_refused_with_one_line(tmp_path):
+def test_a_damaged_part_a_foreign_file_or_a_part_of_another_run_is_refused_with_one_line(tmp_path, cli):
     args = [*PLAY, "--games", "600", "--workers", "2", "--quiet"]
     good = tmp_path / "good"
     assert cli(*args, "--out", str(good)).returncode == 0

@@ -3,17 +3,11 @@ measurement (strategies/strength.json) that the CLI and docs/strategies.md show,
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from sim import strength
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def test_measure_plays_each_strategy_against_baseline_and_records_the_command(tmp_path):
@@ -40,12 +34,12 @@ def test_the_committed_record_covers_the_whole_library_and_the_docs_show_it():
     assert strength.markdown(record) in docs, "docs/strategies.md: paste `canasta-lab strategies --markdown`"
 
 
-def test_strategies_command_shows_the_strength_line():
+def test_strategies_command_shows_the_strength_line(cli):
     out = cli("strategies").stdout
     assert "strength against baseline" in out and "    strength     win rate" in out
 
 
-def test_measure_options_are_refused_without_measure_and_bad_counts_are_named():
+def test_measure_options_are_refused_without_measure_and_bad_counts_are_named(cli):
     r = cli("strategies", "--games", "10")
     assert r.returncode == 2 and "--measure" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = cli("strategies", "--measure", "classic-4p", "--games", "10", "--seed", "1", "--games-for", "search=0")

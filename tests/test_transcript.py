@@ -33,12 +33,13 @@ Railroad natural, wild or sevens, R-114), or in Pennies at once when the hand em
 (R-95, R-159); never on a turn that ends the hand without a discard (R-153); a player whose foot is due is not out.
 Going out needs a natural, a mixed, a wild and a sevens canasta; Railroad goes out by a final discard and never
 melds the last card (R-152); Pennies never discards a seven unless both teams have a sevens canasta, and never as
-the going-out discard (R-97), and a hand of nothing but undiscardable sevens ends the hand (reason `sevens`). Black
-threes are melded only to go out, 3..7 in Pennies (R-151), any number in Railroad (R-121). The stock ends by
-E-VOLUNTARY (R-99, R-120: no forced take). Scores: canastas natural 500, mixed 300, wild 1000, sevens 1500; red
-threes 100 each, in Pennies all eight 1000 and negative without a sevens canasta, in Railroad never negative and no
-all-bonus (R-115); un-picked feet in `other` at card values, a red three in one -100 in Pennies and 0 in Railroad
-(R-96, R-115, R-154); no concealed bonus (R-98); the game to 20,000 (R-119).
+the going-out discard (R-97), no pile take or meld leaves a hand of sevens only while they may not be discarded
+(§3.8 turn step 8; only a hand of sevens drawn may meld them down), and a hand of nothing but undiscardable sevens
+ends the hand (reason `sevens`). Black threes are melded only to go out, 3..7 in Pennies (R-151), any number in
+Railroad (R-121). The stock ends by E-VOLUNTARY (R-99, R-120: no forced take). Scores: canastas natural 500, mixed
+300, wild 1000, sevens 1500; red threes 100 each, in Pennies all eight 1000 and negative without a sevens canasta,
+in Railroad never negative and no all-bonus (R-115); un-picked feet in `other` at card values, a red three in one
+-100 in Pennies and 0 in Railroad (R-96, R-115, R-154); no concealed bonus (R-98); the game to 20,000 (R-119).
 """
 
 from __future__ import annotations
@@ -221,8 +222,9 @@ VARIANT_CASES: dict[str, list[tuple[tuple[str, ...], int, int]]] = {
     # Pennies and Railroad: games (several strategies and seeds) that hold between them going out by a discard and
     # (Pennies) by melding, feet picked up after the discard and (Pennies) mid-turn, red threes in feet (some at
     # the empty stock), takes overflowing the open meld, M2 takes (Railroad), black-three going-out melds, asks
-    # (Pennies) and the all-sevens end (Pennies: random, seed 2, game 24)
-    "pennies-6p": [(("baseline",), 2, 2), (("expert",), 3, 2), (("cautious",), 3, 0), (("random",), 2, 24)],
+    # (Pennies) and the all-sevens end (Pennies: random, seed 2, game 26; game 24 reached it by a take that
+    # left only sevens, which the engine no longer offers: §3.8 turn step 8)
+    "pennies-6p": [(("baseline",), 2, 2), (("expert",), 3, 2), (("cautious",), 3, 0), (("random",), 2, 26)],
     "railroad-2p": [(("baseline", "random"), 3, 2)],
     "railroad-3p": [(("cautious", "random"), 2, 2)],
     "railroad-4p": [(("aggressive",), 2, 0)],
@@ -944,10 +946,12 @@ class Replay:
         if t.opening:
             self.flag("r32_opening", f"player {p} melds on its turn {self.player_turns[p]} (R-32)")
         pk = self.pickup
+        held_before = self.hand_with_pile_rest(p)
         t.free_melds += pk is None
         if pk is None and t.pre_meld_hand is None:
             t.pre_meld_hand = Counter(self.hands[p])
         from_pile = pk is not None and not pk.top_melded
+        take = from_pile or (pk is not None and pk.hold)  # the take's own meld events (an overflow has two)
         if from_pile:
             assert pk is not None
             pk.top_melded = True
@@ -1022,6 +1026,33 @@ class Replay:
                 pass  # the overflow's second meld, from the hand, comes before the pick-up (R-92)
             elif pk.value >= pk.needed:
                 self.do_pickup()
+        self.check_sevens_left(p, held_before, take)
+
+    def hand_with_pile_rest(self, p: int) -> Counter[str]:
+        """Player p's hand and the rest of a pile p took that is still to be picked up (its red threes are laid
+        out, not held)."""
+        held = Counter({c: n for c, n in self.hands[p].items() if not is_red3(c)})  # a red three is exposed
+        if self.pickup is not None and self.pickup.player == p:
+            held.update(c for c in self.pickup.rest if not is_red3(c))
+        return +held
+
+    def check_sevens_left(self, p: int, before: Counter[str], take: bool) -> None:
+        """Pennies §3.8 turn step 8, the seed: "you are not allowed to meld all your other cards, leaving yourself
+        only with sevens; you must keep at least one legal discard". No pile take and no meld leaves the hand
+        (with a taken pile's rest still to come) holding sevens only while sevens may not be discarded (R-97),
+        counting a sevens canasta this very meld completes; a hand emptied is going out or the foot (R-95). Only a
+        hand that already was sevens only (sevens drawn to a last seven) may meld them down, and never by a take:
+        a take is a choice, the draw the way to avoid the all-sevens end. A turn that drew a red three as the last
+        stock card has no discard at all and ends the hand by the stock (R-05), so its melds are free of this."""
+        if not self.spec.sevens_end or self.sevens_discardable() or (self.turn is not None and self.turn.last_red3):
+            return
+        held = self.hand_with_pile_rest(p)
+        if not held or any(c[0] != "7" for c in held):
+            return
+        if not take and before and all(c[0] == "7" for c in before):
+            return
+        self.flag("sevens_left", f"player {p}'s {'pile take' if take else 'meld'} leaves {sorted(held.elements())}, "
+                                 f"sevens only, while sevens may not be discarded (§3.8 turn step 8, R-97)")
 
     def check_black3_close(self, e: dict[str, Any], pk: Pickup | None) -> None:
         """R-37 (Boat): black threes are melded only in the four-black-three close: after the player's other
@@ -2072,6 +2103,14 @@ def test_pennies_all_sevens_end_only_with_a_hand_of_undiscardable_sevens_not_mel
 
 
 @feet_variants
+def test_pennies_no_take_or_meld_leaves_a_hand_of_undiscardable_sevens(variant):
+    """§3.8 turn step 8 and the seed ("you are not allowed to meld all your other cards, leaving yourself only with
+    sevens"): no pile take and no meld leaves a Pennies hand of sevens only while they may not be discarded; only a
+    hand of sevens drawn may meld them down. Railroad discards sevens freely, so it has no such rule (R-118)."""
+    assert_clean(variant, "sevens_left")
+
+
+@feet_variants
 def test_r96_r115_r154_feet_still_face_down_are_scored_in_other(variant):
     """R-154: `other` is minus the side's un-picked feet at card values, a red three in one -100 in Pennies
     (R-96) and 0 in Railroad (R-115)."""
@@ -2383,3 +2422,104 @@ def test_r97_r118_a_seven_discarded_before_both_sevens_canastas_is_flagged_only_
     r = Replay(variant, evs[:k + 1])
     assert not r.issues.get("hand")
     assert bool(r.issues.get("r97_sevens")) == flagged, dict(r.issues)
+
+
+# Pennies §3.8 turn step 8: the defect of issue 24 (random, seed 77, games 59 and 32: a take left a hand of sevens
+# only, and the hand ended by sevens). The engine no longer plays it, so these positions are staged: the first hand
+# of a real game dealt anew so that the first players hold the hands below, then a few turns written out.
+
+SEVENS16 = ("7S 7H 7D 7C " * 4).split()
+
+
+def _stage(evs: list[dict[str, Any]], hands: dict[int, list[str]], pile: list[str],
+           turns: list[tuple[Any, ...]]) -> None:
+    """Deal the game's first hand anew: the seats `hands` names (0 the first player, 1 the next, ...) hold those 13
+    cards and the pile is `pile` (its upcard last); the rest of the pack goes to the other hands, the feet and the
+    stock, in pack order with red threes at the bottom of the stock, so that no other hand exposes one. Then only
+    `turns` are played, (event, seat, ...) as written below, and the transcript stops there."""
+    k = evs.index(_first(evs, "deal"))
+    deal = evs[k]
+    n = len(deal["hands"])
+    first = (deal["dealer"] + 1) % n
+    rest = Counter(c for part in (*deal["hands"], *deal["feet"], deal["stock"], deal["pile"]) for c in part)
+    for cards in (*hands.values(), pile):
+        rest.subtract(cards)
+    assert min(rest.values()) >= 0, rest
+    pool = sorted(rest.elements(), key=is_red3)
+    seats = {(first + i) % n: list(cards) for i, cards in hands.items()}
+    dealt = []
+    for p in range(n):
+        if p in seats:
+            dealt.append(seats[p])
+        else:
+            dealt.append(pool[:13])
+            pool = pool[13:]
+    deal.update(hands=dealt, feet=[pool[11 * i:11 * (i + 1)] for i in range(n)], stock=pool[11 * n:], pile=list(pile))
+    del evs[k + 1:]
+    melds: dict[int, list[list[str]]] = defaultdict(list)
+    for event, i, *args in turns:
+        p = (first + i) % n
+        side = next(x for x, members in enumerate(evs[0]["sides"]) if p in members)
+        if event == "meld":
+            row, cards = args
+            new = row == len(melds[side])
+            if new:
+                melds[side].append([])
+            melds[side][row] += cards
+            evs.append({"event": "meld", "player": p, "side": side, "meld": row, "new": new, "kind": "rank",
+                        "cards": list(cards), "whole": list(melds[side][row])})
+        elif event == "take_pile":
+            method, cards = args
+            evs.append({"event": "take_pile", "player": p, "method": method, "cards": list(cards)})
+        elif event == "red_three":
+            evs.append({"event": "red_three", "player": p, "card": args[0], "replacement": None})
+        else:
+            evs.append({"event": "discard", "player": p, "card": args[0]})
+
+
+def _sevens(n: int, kept: str | None) -> list[str]:
+    """n sevens, or with `kept` in place of one of them (the legal twin of a staged position)."""
+    return SEVENS16[:n] if kept is None else [kept, *SEVENS16[:n - 1]]
+
+
+def _layoff_take_leaving_sevens(evs, kept=None):  # game 59: 7S 7S held, the one-card pile [QD] laid off
+    _stage(evs, {0: "AS AH AD KS KH KD QS QH JS JH 9S 9H 8S".split(),
+                 1: "AS AH KC QC JC 9C 8C 6C 6D 5C 5D 4C 4D".split(), 2: _sevens(13, kept)}, ["AC"], [
+        ("take_pile", 0, "pair", ["AC"]), ("meld", 0, 0, ["AC", "AS", "AH"]), ("meld", 0, 1, ["KS", "KH", "KD"]),
+        ("discard", 0, "AD"),
+        ("take_pile", 1, "pair", ["AD"]), ("meld", 1, 0, ["AD", "AS", "AH"]), ("discard", 1, "KC"),
+        ("take_pile", 2, "layoff", ["KC"]), ("meld", 2, 1, ["KC"])])
+
+
+def _pair_take_leaving_sevens(evs, kept=None):  # game 32: 7H 7H 9C 9C held, [9H] taken with the pair
+    _stage(evs, {0: ["AS", "AH", *_sevens(11, kept)]}, ["AD"], [
+        ("take_pile", 0, "pair", ["AD"]), ("meld", 0, 0, ["AD", "AS", "AH"])])
+
+
+def _meld_after_a_take_leaving_sevens(evs, kept=None):
+    _stage(evs, {0: ["AS", "AH", "KS", "KH", "KD", *_sevens(8, kept)]}, ["AD"], [
+        ("take_pile", 0, "pair", ["AD"]), ("meld", 0, 0, ["AD", "AS", "AH"]), ("meld", 0, 1, ["KS", "KH", "KD"])])
+
+
+def _opening_meld_of_a_pending_take_leaving_sevens(evs, kept=None):  # T's meld (30) short of 50: KKK completes it
+    _stage(evs, {0: ["9S", "9H", "KS", "KH", "KD", *_sevens(8, kept)]}, ["3H", "9D"], [
+        ("take_pile", 0, "pair", ["3H", "9D"]), ("meld", 0, 0, ["9D", "9S", "9H"]), ("meld", 0, 1, ["KS", "KH", "KD"]),
+        ("red_three", 0, "3H")])
+
+
+@pytest.mark.parametrize("stage", [_layoff_take_leaving_sevens, _pair_take_leaving_sevens,
+                                   _meld_after_a_take_leaving_sevens, _opening_meld_of_a_pending_take_leaving_sevens],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_pennies_take_or_meld_that_leaves_only_sevens_is_flagged(stage):
+    """The replayer refuses a Pennies take (by a lay-off or a pair) or a meld (after a take, or the opening meld of a
+    take pending its minimum, the rest of the pile counted) that leaves a hand of sevens only while no seven may be
+    discarded (§3.8 turn step 8, R-97), and nothing else in the staged game: its twin, the same play with one card
+    other than a seven kept, replays clean in every check."""
+    variant, strategies, seed, game = PENNIES_TAMPERED
+    evs = [copy.deepcopy(e) for e in transcript(variant, strategies, seed, game)]
+    twin = copy.deepcopy(evs)
+    stage(twin, kept="5C")
+    assert not dict(Replay(variant, twin).issues)
+    stage(evs)
+    issues = Replay(variant, evs).issues
+    assert set(issues) == {"sevens_left"} and len(issues["sevens_left"]) == 1, dict(issues)

@@ -1,6 +1,6 @@
 """The numba engine. Importing it first points numba's disk cache at the folder of this exact
-source version (sim/engine/jit.py), before any kernel or strategy is decorated."""
+source version (sim/engine/cache.py), before any kernel or strategy is decorated."""
 
-from .jit import configure
+from .cache import configure
 
 configure()

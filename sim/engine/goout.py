@@ -531,10 +531,15 @@ def close_at_cap_nb(R, w, r):
 @engine_jit(inline="always")
 def sevens_left_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n):
     """Pennies (§3.8 turn step 8): no meld may leave a hand of sevens only while no seven may be
-    discarded, counting the sevens canasta this very meld completes."""
+    discarded, counting the sevens canasta this very meld completes, and while a taken pile waits for
+    the opening (S_PRE) the sevens in it, which h_after counts too."""
     if not sevens_banned_last_nb(R) or h_after == 0:
         return False
     sev = S.hand[p, HC_R + RK_7] - (dnat if dr == RK_7 else 0) - (dhand_n if dhand_r == RK_7 else 0)
+    if S.st[S_PRE] != 0:
+        for i in range(S.st[S_PILE_N]):
+            if rank_of_nb(S.pile[i]) == RK_7:
+                sev += 1
     if sev != h_after or seven_discardable_nb(R, S.side):
         return False
     return not (dr == RK_7 and completes_last_sevens_nb(R, S, s, dnat))

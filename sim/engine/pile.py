@@ -7,6 +7,7 @@ from .decide import add_opt_nb
 from .goout import take_ok_nb
 from .jit import engine_jit
 from .layout import (
+    CK_SEVENS,
     EV_MELD,
     EV_TAKE,
     F_JOK,
@@ -27,11 +28,13 @@ from .layout import (
     NK,
     NR,
     O_TAKE,
+    R_NSIDES,
     R_ONE_CARD,
     R_PM_FROZEN,
     R_PM_PREMELD,
     R_PM_UNFROZEN,
     R_UNTAKE,
+    RK_7,
     S_ADDED_OLD,
     S_BLOCK,
     S_EV_N,
@@ -55,6 +58,7 @@ from .layout import (
     S_TURN,
     S_WORK,
     SC_PICKUPS,
+    SD_CAN,
     SD_COUNT,
     SD_MELDED,
     SD_MOR,
@@ -78,6 +82,8 @@ from .meldtable import (
     meld_put_nb,
     min_naturals_nb,
     msize_nb,
+    seven_discardable_nb,
+    sevens_banned_last_nb,
     truncate_melds_nb,
     wild_room_nb,
 )
@@ -101,6 +107,34 @@ def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
             return True
         return take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, canastas_nb(S, s))
     return h_after >= MIN_MELD  # T's meld was short: one more hand meld, and two cards kept
+
+
+@engine_jit
+def take_leaves_sevens_nb(R, S, p, s, r, nat_used, wild_used, closes):
+    """Pennies (§3.8 turn step 8; the seed: "you are not allowed to meld all your other cards, leaving
+    yourself only with sevens; you must keep at least one legal discard"): a take that lays T with
+    `nat_used` naturals of its rank and `wild_used` wilds from the hand would leave a hand, the rest of
+    the pile included, of sevens only (not none) while no seven may be discarded (R-97). Such a take is
+    never offered, even to a hand that already is all sevens: the player draws instead. Not so when T is
+    a seven whose meld `closes` the side's sevens canasta and every other side has one (sevens free)."""
+    if not sevens_banned_last_nb(R) or seven_discardable_nb(R, S.side):
+        return False
+    n = S.hand[p, HC_N] - nat_used - wild_used
+    sev = S.hand[p, HC_R + RK_7] - (nat_used if r == RK_7 else 0)
+    for i in range(S.st[S_PILE_N] - 1):
+        c = S.pile[i]
+        if not is_red3_nb(c):
+            n += 1
+            if rank_of_nb(c) == RK_7:
+                sev += 1
+    if n == 0 or sev != n:
+        return False
+    if r != RK_7 or not closes:
+        return True
+    for t in range(R[R_NSIDES]):
+        if t != s and S.side[t, SD_CAN + CK_SEVENS] == 0:
+            return True
+    return False
 
 
 @engine_jit(inline="always")
@@ -154,7 +188,8 @@ def enum_take_nb(R, S, p, n):
     extra = 0
     if capped:
         _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, 2, -1)
-    if (mask & MASK_M1) and extra >= 0 and nat >= 2 + extra:
+    if (mask & MASK_M1) and extra >= 0 and nat >= 2 + extra \
+            and not take_leaves_sevens_nb(R, S, p, s, r, 2 + extra, 0, msz < csize and msz + MIN_MELD >= csize):
         if not melded:
             for x in range(NR):
                 w[x] = S.hand[p, HC_R + x]
@@ -179,6 +214,8 @@ def enum_take_nb(R, S, p, n):
                     continue
             elif wild_room_nb(R, r, mn + 2, mw) < 1:
                 continue
+            if take_leaves_sevens_nb(R, S, p, s, r, 1 + extra, 1, msz < csize and msz + MIN_MELD >= csize):
+                continue
             if not melded:
                 for x in range(NR):
                     w[x] = S.hand[p, HC_R + x]
@@ -194,7 +231,8 @@ def enum_take_nb(R, S, p, n):
                 if take_ok_nb(R, S, p, s, r, 1, wr, h - 2 - extra + incoming, nc):
                     n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
     # M3: T laid off on the side's meld of its rank
-    if (mask & MASK_M3) and melded and m >= 0:
+    if (mask & MASK_M3) and melded and m >= 0 \
+            and not take_leaves_sevens_nb(R, S, p, s, r, 0, 0, msz < csize and msz + 1 >= csize):
         nc = ncan + (1 if msz < csize and msz + 1 >= csize else 0)
         if take_ok_nb(R, S, p, s, r, 0, -1, h + incoming, nc):
             n = add_opt_nb(S, n, O_TAKE, TAKE_M3, -1, 0)

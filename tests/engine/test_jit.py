@@ -2,7 +2,7 @@
 
 numba checks only a cached function's own source file, so an edit to a strategy or an engine helper
 in another file could leave old machine code in use. The cache folder is therefore named by a hash
-of every engine and strategy source file (sim/engine/jit.py), and strategies reach the engine as
+of the engine's and strategy sources (sim/engine/cache.py), and strategies reach the engine as
 function values, never compiled into it.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.engine import jit
+from sim.engine import cache as jit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,79 +61,154 @@ def copy_package(dest: Path) -> Path:
     return dest
 
 
-@pytest.mark.parametrize("edited", ["strategies/random_.py", "strategies/heuristic.py", "sim/engine/cards.py",
-                                    "sim/engine/contract.py", "sim/engine/goout.py"])
-def test_cache_folder_name_changes_with_any_engine_or_strategy_file(tmp_path, edited):
+def folders(root: Path) -> dict[str, str]:
+    """Each compiled source file (relative path) -> the name of its cache folder."""
+    return {p.relative_to(root).as_posix(): name for p, (name, _) in jit.group_hashes(root).items()}
+
+
+def test_cache_folders_are_named_by_content_not_by_path(tmp_path):
     copy = copy_package(tmp_path)
-    assert jit.source_hash(copy) == jit.source_hash(ROOT)  # the name depends on contents, not on the path
+    assert folders(copy) == folders(ROOT)  # another checkout of the same sources finds the same folders
+
+
+@pytest.mark.parametrize("edited", ["sim/engine/cards.py", "sim/engine/contract.py", "sim/engine/goout.py"])
+def test_an_engine_edit_renames_the_engine_folder_and_every_strategy_folder(tmp_path, edited):
+    copy = copy_package(tmp_path)
     with open(copy / edited, "a") as f:
         f.write("\n# edited\n")
-    assert jit.source_hash(copy) != jit.source_hash(ROOT)
+    before, after = folders(ROOT), folders(copy)
+    assert all(before[k] != after[k] for k in before)  # strategies inline engine helpers: all compiled afresh
+
+
+def test_a_heuristic_edit_renames_only_the_heuristic_and_what_links_it(tmp_path):
+    copy = copy_package(tmp_path)
+    with open(copy / "strategies/heuristic.py", "a") as f:
+        f.write("\n# edited\n")
+    before, after = folders(ROOT), folders(copy)
+    changed = {k for k in before if before[k] != after[k]}
+    assert {"strategies/heuristic.py", "strategies/search.py"} <= changed  # search links baseline's kernel
+    assert not any(k.startswith("sim/engine/") for k in changed)  # the engine is loaded, not compiled
+    assert "strategies/random_.py" not in changed and "strategies/buraco.py" not in changed
+
+
+def test_random_strategy_folder_ignores_the_heuristic(tmp_path):
+    assert jit.strategy_closure("random_", jit.strategy_imports(ROOT)) == {"random_"}
+    assert "buraco" in jit.strategy_closure("heuristic", jit.strategy_imports(ROOT))
+
+
+def test_the_cache_module_holds_no_compiled_code_so_editing_it_recompiles_nothing(tmp_path):
+    """sim/engine/cache.py is outside every hash; that is sound only while it compiles nothing."""
+    for name in jit.UNCOMPILED:
+        text = (ROOT / "sim" / "engine" / name).read_text()
+        for word in ("engine_jit", "njit", "jit(", "register_jitable", "intrinsic", "overload"):
+            assert word not in text.replace("from .jit import compile_strategy", ""), f"{name} holds {word}"
+    copy = copy_package(tmp_path)
+    with open(copy / "sim" / "engine" / "cache.py", "a") as f:
+        f.write("\n# edited\n")
+    assert folders(copy) == folders(ROOT)
 
 
 def test_a_file_outside_the_compiled_code_leaves_the_cache_alone(tmp_path):
     copy = copy_package(tmp_path)
     (copy / "sim" / "stats.py").write_text((copy / "sim" / "stats.py").read_text() + "\n# edited\n")
-    assert jit.source_hash(copy) == jit.source_hash(ROOT)
+    assert folders(copy) == folders(ROOT) and jit.source_hash(copy) == jit.source_hash(ROOT)
 
 
 def run_in(copy: Path, cache: Path, code: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(copy), "NUMBA_CACHE_DIR": str(cache)}
-    return subprocess.run([sys.executable, "-c", code], cwd=copy, env=env, capture_output=True, text=True,
-                          timeout=900)
+    r = subprocess.run([sys.executable, "-c", code], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr
+    return r
 
 
 PLAY_CLI = ("import sys; from sim.cli import main; "
-            "sys.exit(main(['play', 'classic-4p', '-s', 'random', '--games', '4', '--seed', '1', '--quiet']))")
-PLAY_API = ("from sim.results import play; from sim.engine.game import play_batch_nb; "
-            "g = play('classic-4p', ['random'], games=4, seed=1).games; "
+            "sys.exit(main(['play', 'classic-4p', '-s', 'baseline', '-s', 'random', '--games', '4', '--seed', '1', "
+            "'--quiet']))")
+PLAY_API = ("from sim.results import play; from sim.engine import cache as jit; "
+            "g = play('classic-4p', ['baseline', 'random'], games=4, seed=1).games; "
             "print('scores', g.score_0.tolist(), g.score_1.tolist()); "
-            "print('misses', sum(play_batch_nb.stats.cache_misses.values()))")
+            "print('compiled', sorted(jit.compiled_here()))")
 
 
 def scores(out: str) -> str:
     return next(line for line in out.splitlines() if line.startswith("scores"))
 
 
-def test_editing_a_builtin_strategy_changes_the_results_in_a_new_process(tmp_path):
-    """Issue 7's reproduction: edit `random` to always choose option 0 and play in a new process: the
-    results must differ from the unchanged sources', and the edited sources must then load without
-    compiling. The edited copy is the one engine compiled from scratch here (with its first-compile
-    line); the unchanged sources play from the suite's own cache (this test runs first, beside the
-    other process's first compile: tests/conftest.py)."""
+def compiled(out: str) -> list[str]:
+    line = next(line for line in out.splitlines() if line.startswith("compiled"))
+    return ast.literal_eval(line.removeprefix("compiled "))
+
+
+@pytest.mark.compile
+def test_a_second_checkout_plays_without_compiling_and_a_heuristic_edit_recompiles_only_it(tmp_path):
+    """Issue 24: two copies of the same sources in different folders share one compile; an edit to
+    the heuristic then recompiles the heuristic (with its own line), the engine is loaded, and the
+    results follow the edit. The first copy is the one engine compiled from scratch here (this test
+    runs first, beside the other process's first compile: tests/conftest.py)."""
+    cache = tmp_path / "cache"
+    first = copy_package(tmp_path / "one")
+    second = copy_package(tmp_path / "two")
+    a = run_in(first, cache, PLAY_API)
+    # a first run with an empty cache says what it does, once, before playing
+    assert a.stderr.count("compiling the engine once") == 1, a.stderr
+    assert any(f.startswith("engine-") for f in compiled(a.stdout))
+    b = run_in(second, cache, PLAY_API)  # the same sources elsewhere: numba's index holds it all
+    assert "compiling" not in b.stderr and compiled(b.stdout) == [], b.stderr
+    assert scores(b.stdout) == scores(a.stdout)
+    cli = run_in(second, cache, PLAY_CLI)  # the command line finds the same compiled code
+    assert "compiling" not in cli.stderr, cli.stderr
+
+    src = second / "strategies" / "heuristic.py"
+    text = src.read_text()
+    head = "def heuristic_decide_nb(R, obs, opts, n, prm):\n"
+    assert head in text
+    src.write_text(text.replace(head, head + "    return 0  # edited: always the first option\n", 1))
+    edited = run_in(second, cache, PLAY_API)
+    assert edited.stderr.count("compiling the strategy `heuristic`") == 1, edited.stderr
+    assert compiled(edited.stdout) and all(f.startswith("strategy-heuristic-") for f in compiled(edited.stdout))
+    assert scores(edited.stdout) != scores(a.stdout)
+    again = run_in(second, cache, PLAY_API)  # and the edited heuristic loads from then on
+    assert compiled(again.stdout) == [] and scores(again.stdout) == scores(edited.stdout)
+    assert "compiling" not in again.stderr
+
+
+PROBE = ("from sim.engine import cache as jit; from sim.engine.probe import probe_nb; "
+         "print('probe', probe_nb(40)); print('compiled', sorted(jit.compiled_here()))")
+
+
+def test_an_engine_helper_edit_recompiles_the_engine_code_that_inlines_it(tmp_path):
+    """numba checks only a function's own file: a kernel inlining a helper of another engine file must
+    not be served stale after that helper changes. A small kernel stands in for the engine here."""
     copy = copy_package(tmp_path / "pkg")
     cache = tmp_path / "cache"
-    src = copy / "strategies" / "random_.py"
-    text = src.read_text()
-    assert "return (obs[OB_RAND] * n) >> 32" in text
-    src.write_text(text.replace("return (obs[OB_RAND] * n) >> 32", "return 0"))
-    edited = run_in(copy, cache, PLAY_API)
-    assert edited.returncode == 0, edited.stderr
-    # a first run with an empty cache says what it does, once, before playing
-    assert edited.stderr.count("compiling the engine once, about") == 1, edited.stderr
-    # the command line in another process finds the same compiled code: no compiling, no word
-    cli = run_in(copy, cache, PLAY_CLI)
-    assert cli.returncode == 0, cli.stderr
-    assert "compiling" not in cli.stderr
-    again = run_in(copy, cache, PLAY_API)
-    assert scores(again.stdout) == scores(edited.stdout)
-    assert "misses 0" in again.stdout and "compiling" not in again.stderr
-    unchanged = subprocess.run([sys.executable, "-c", PLAY_API], cwd=ROOT, capture_output=True, text=True,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=900)
-    assert unchanged.returncode == 0, unchanged.stderr
-    assert scores(unchanged.stdout) != scores(edited.stdout)
+    (copy / "sim" / "engine" / "probe.py").write_text(
+        "from .cards import rank_of_nb\nfrom .jit import engine_jit\n\n\n"
+        "@engine_jit\ndef probe_nb(k):\n    return rank_of_nb(k)\n")
+    first = run_in(copy, cache, PROBE)
+    assert "probe 10" in first.stdout and compiled(first.stdout)[0].startswith("engine-")  # 40 // 4
+    assert "compiling" in first.stderr  # numba compiled: the line said so
+    loaded = run_in(copy, cache, PROBE)
+    assert "probe 10" in loaded.stdout and compiled(loaded.stdout) == [] and "compiling" not in loaded.stderr
+    cards = copy / "sim" / "engine" / "cards.py"
+    text = cards.read_text()
+    assert "return RK_JK if k == JOKER else k // SUITS" in text
+    cards.write_text(text.replace("return RK_JK if k == JOKER else k // SUITS",
+                                  "return RK_JK if k == JOKER else k // SUITS + 1"))
+    edited = run_in(copy, cache, PROBE)
+    assert "probe 11" in edited.stdout, edited.stdout
+    assert compiled(edited.stdout)[0].startswith("engine-") and compiled(edited.stdout) != compiled(first.stdout)
 
 
 def test_command_line_api_and_tests_use_one_cache_folder():
-    code = "from sim.engine import jit; print(jit.cache_dir())"
+    code = "from sim.engine import cache as jit; print(jit.cache_dir())"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
     assert r.stdout.strip() == str(jit.cache_dir())
     cli = subprocess.run([sys.executable, "-m", "sim.cli", "cache"], capture_output=True, text=True)
-    assert str(jit.cache_dir()) in cli.stdout
+    assert str(jit.cache_root()) in cli.stdout and jit.cache_dir().name in cli.stdout
 
 
 def test_numba_cache_dir_is_honoured(tmp_path):
-    code = "from sim.engine import jit; print(jit.cache_dir())"
+    code = "from sim.engine import cache as jit; print(jit.cache_dir())"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert Path(r.stdout.strip()).parent == tmp_path / "canasta-lab"

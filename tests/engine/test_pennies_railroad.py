@@ -30,7 +30,7 @@ from sim.engine.game import game_over_nb
 from sim.engine.layout import HC_FN, HC_FNB, HC_N, HC_PACKET, SD_CAN, SD_MOR, SD_NCAN, SD_RED3, SD_REQ
 from sim.engine.meld import meld_step_nb
 from sim.engine.meldtable import meld_new_nb, meld_put_nb, rank_meld_ok_nb
-from sim.engine.pile import snapshot_nb
+from sim.engine.pile import apply_take_nb, snapshot_nb
 from sim.engine.state import State, new_state
 from sim.engine.table import packet_lo_nb
 from sim.engine.turn import begin_turn_nb, play_turn_nb, resume_turn_nb
@@ -713,6 +713,78 @@ def test_r97_completing_the_last_missing_sevens_canasta_frees_the_sevens_the_sam
     engine_turn(t, 0, add(t, 0, SEVEN), "7H")
     assert int(t.S.st[L.S_ENDED]) == 0 and kinds(t, 0)["sevens"] == 1
     assert hand_of(t, 0) == ["7D"] and pile_of(t) == ["7H"]
+
+
+# §3.8 turn step 8 and the seed: "you are not allowed to meld all your other cards, leaving yourself only with
+# sevens; you must keep at least one legal discard". A pile take lays T (and cards of the hand) as a meld, so a take
+# too may not leave a hand of sevens only while no seven may be discarded (issue 24, random seed 77, games 59, 32).
+
+
+def test_pennies_layoff_take_that_leaves_only_sevens_is_refused():
+    """Game 59: holding 7S 7S, a player laid the one-card pile [QD] off, melded a seven and the hand ended by
+    sevens. The take is not offered, even to a hand that already is all sevens: the player draws instead (a draw
+    may bring a discard; a take here cannot). A card kept to discard, or one in the pile's rest, allows it; so do
+    free sevens (both teams have a sevens canasta), and Railroad, which discards sevens freely (R-118)."""
+    def position(hand: str, pile: str = "QD") -> Table:
+        return table(PENNIES).meld(0, "QS QS QC").meld(0, "7S 7H 7C").hand(0, hand).pile(pile)
+
+    t = position("7S 7S")
+    assert t.take_options(0) == []
+    assert draw_step(t, 0) == [DRAW]
+    assert position("7S 7S 5C").take_options(0) == [(L.TAKE_M3, -1)]
+    assert position("7S 7S", pile="5C QD").take_options(0) == [(L.TAKE_M3, -1)]
+    free = table(PENNIES).meld(0, NATURAL_SEVENS).meld(1, NATURAL_SEVENS, seat=1).meld(0, "QS QS QC")
+    assert free.hand(0, "7S 7S").pile("QD").take_options(0) == [(L.TAKE_M3, -1)]
+    r = table("railroad-2p").meld(0, "QS QS QC").meld(0, "7S 7H 7C").hand(0, "7S 7S").pile("QD")
+    assert r.take_options(0) == [(L.TAKE_M3, -1)]
+
+
+def test_pennies_pair_take_that_leaves_only_sevens_is_refused():
+    """Game 32: holding 7H 7H 9C 9C, a player took [9H] with the pair and was left with the two sevens. Refused,
+    and so is the same take by a side that has not melded (A A A reach the 50 alone, so the pile comes at once)."""
+    t = table(PENNIES).meld(0, "KS KH KD").hand(0, "7H 7H 9C 9C").pile("9H")
+    assert t.take_options(0) == []
+    t = table(PENNIES).meld(0, "KS KH KD").hand(0, "7H 7H 9C 9C 5S").pile("9H")
+    assert t.take_options(0) == [(L.TAKE_M1, -1)]
+    assert table(PENNIES).hand(0, "7S 7H AS AH").pile("AD").take_options(0) == []
+    assert table(PENNIES).hand(0, "7S 5H AS AH").pile("AD").take_options(0) == [(L.TAKE_M1, -1)]
+
+
+def test_pennies_take_that_brings_the_foot_but_leaves_only_sevens_is_refused():
+    """T laid off as the seventh queen makes the foot due, but the foot comes only after a discard (R-95): with
+    two sevens left and no discard the hand would end with the foot face down (R-153). Refused as well."""
+    t = table(PENNIES).meld(0, "QS QH QC QD QS QH").hand(0, "7S 7D").pile("QC")
+    foot(t, 0, PLAIN_FOOT)
+    assert t.take_options(0) == []
+    u = table(PENNIES).meld(0, "QS QH QC QD QS QH").hand(0, "7S 7D 5C").pile("QC")
+    foot(u, 0, PLAIN_FOOT)
+    assert u.take_options(0) == [(L.TAKE_M3, -1)]
+
+
+def test_pennies_take_of_a_seven_that_completes_the_last_sevens_canasta_may_leave_sevens():
+    """A seven on the pile while sevens are not free can only be the upcard. Taken with two sevens onto the side's
+    four, it completes the side's sevens canasta; the other team has one, so sevens are free at once and the two
+    left may be discarded (R-97), as for a meld. Laid off alone (five sevens), or with the other team lacking its
+    sevens canasta, the take would leave undiscardable sevens only: refused."""
+    def position() -> Table:
+        return table(PENNIES).meld(0, "7S 7H 7D 7C").hand(0, "7S 7H 7D 7C").pile("7D")
+
+    assert position().take_options(0) == []
+    assert position().meld(1, NATURAL_SEVENS, seat=1).take_options(0) == [(L.TAKE_M1, -1)]
+
+
+def test_pennies_opening_meld_of_a_pending_take_that_leaves_only_sevens_is_refused():
+    """A side that has not melded takes [7C 9D] (the seven the upcard, covered) with 9S 9H: 30, short of the 50, so
+    the pile waits for K K K from the hand (§1.6). K K K would leave 7S and bring 7C: sevens only. Refused, the
+    pile's rest counted (the engine had counted its cards but not its sevens); with an eight there it may go."""
+    def pending(pile: str) -> Table:
+        t = table(PENNIES).hand(0, "9S 9H KS KH KD 7S").pile(pile)
+        assert t.take_options(0) == [(L.TAKE_M1, -1)]
+        assert int(apply_take_nb(t.R, t.S, 0, L.TAKE_M1, -1)) == L.TAKE_PENDING
+        return t
+
+    assert (L.O_NEW, K, 3, -1) not in pending("7C 9D").meld_options(0)
+    assert (L.O_NEW, K, 3, -1) in pending("8C 9D").meld_options(0)
 
 
 # R-95, R-114, R-152, R-159 the foot and the kitty ----------------------------------------------------

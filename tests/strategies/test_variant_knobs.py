@@ -13,6 +13,7 @@ import pytest
 from sim.results import play
 from sim.runner import make_job
 from sim.transcript import events
+from strategies import StrategyError
 
 
 @cache
@@ -34,8 +35,11 @@ def test_r54_take_top_never_takes_no_top_card_useful_some_always_most():
 
 
 def test_r54_take_top_is_offered_only_in_house_001():
+    """Elsewhere no top card is taken, and the knob, which could never act there, is refused."""
     for variant in ("classic-4p", "house-003-4p", "boat-4p"):
-        assert per_side(hands(variant, "baseline:take_top=always", 40), "top_takes") == 0
+        assert per_side(hands(variant, "baseline", 40), "top_takes") == 0
+        with pytest.raises(StrategyError, match=f"knob 'take_top' of baseline never acts at {variant}"):
+            make_job(variant, ["baseline:take_top=always"], 5)
 
 
 def test_r35_wild_meld_never_builds_no_wild_meld_and_three_builds_wild_canastas():

@@ -1,0 +1,194 @@
+"""Issue 24: a folder belongs to the command that wrote it. Every command that writes a folder (play,
+compare, tournament, sweep, profile, report) records what it holds; every other command refuses that
+folder with one line naming the folder and its command, unless --force, before any game and losing
+nothing; the same command again resumes it. Nothing is ever written inside a run folder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main
+from sim.compare import Comparison
+from sim.results import ResultsError, load, read
+from sim.store import OUTPUT_FILE, PART_RE, RUN_FILE
+
+Cli = Callable[..., subprocess.CompletedProcess]
+GAMES = "8"  # every command's folder is made with this many games: played in this process, in moments
+SEED = "1"
+
+
+def command_line(command: str, out: Path) -> list[str]:
+    """`command`'s arguments writing its folder `out` (a report's games go to a cache beside it)."""
+    tail = ["--seed", SEED, "--out", str(out), "--quiet"]
+    return {
+        "play": ["play", "classic-2p", "-s", "baseline", "-s", "random", "--games", GAMES, *tail],
+        "compare": ["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", GAMES, *tail],
+        "tournament": ["tournament", "classic-2p", "baseline", "random", "--games", GAMES, *tail],
+        "sweep": ["sweep", "classic-2p", "-s", "baseline", "--vs", "random", "--grid", "min_pile=1,2", "--games",
+                  GAMES, *tail],
+        "profile": ["profile", "classic-2p", "-s", "baseline", "-s", "random", "--games", GAMES, *tail],
+        "report": ["report", "taking_the_pile", "--games", "2", "--check-games", "0", *tail, "--cache",
+                   str(out.parent / f"{out.name}-cache")],
+    }[command]
+
+
+COMMANDS = ("play", "compare", "tournament", "sweep", "profile", "report")
+PAIRS = [(owner, other) for owner in COMMANDS for other in COMMANDS if other != owner]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, by relative path, with its bytes: what must survive a refusal."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each command's folder, written once by the command itself."""
+    root = tmp_path_factory.mktemp("owners")
+    out = {}
+    for command in COMMANDS:
+        out[command] = root / command
+        assert main(command_line(command, out[command])) == 0, command
+    return out
+
+
+Capture = pytest.CaptureFixture[str]
+
+
+def one_line(capsys: Capture) -> str:
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_compare_out_into_a_play_folder_is_refused_without_force(tmp_path: Path, cli: Cli) -> None:
+    run = tmp_path / "run"
+    play = ["play", "classic-2p", "-s", "baseline", "-s", "random", "--games", "50", "--seed", "1", "--quiet"]
+    compare = ["compare", "classic-2p", "-s", "baseline", "-s", "random", "--games", "50", "--seed", "1", "--quiet"]
+    assert cli(*play, "--out", str(run)).returncode == 0
+    before = snapshot(run)
+    r = cli(*compare, "--out", str(run))
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert r.returncode == 2 and len(lines) == 1 and r.stdout == "", r.stderr
+    assert str(run) in lines[0] and "canasta-lab play" in lines[0] and "another folder" in lines[0], lines[0]
+    assert "--force" in lines[0]
+    assert snapshot(run) == before and len(read(run).games) == 50  # nothing mixed in, the run still reads
+    r = cli(*compare, "--out", str(run), "--force")  # --force: the comparison replaces the run
+    assert r.returncode == 0, r.stderr
+    assert not any(PART_RE.match(p.name) for p in run.iterdir()) and not (run / RUN_FILE).exists()
+    assert isinstance(load(run), Comparison) and len(read(run).games) == 50
+
+
+def test_play_out_into_a_compare_folder_is_refused_without_force(tmp_path: Path, cli: Cli) -> None:
+    rep = tmp_path / "rep"
+    args = ["classic-2p", "-s", "baseline", "-s", "random", "--games", "20", "--seed", "1", "--quiet",
+            "--out", str(rep)]
+    assert cli("compare", *args).returncode == 0
+    before = snapshot(rep)
+    r = cli("play", *args)
+    assert r.returncode == 2 and "canasta-lab compare" in r.stderr and "--force" in r.stderr, r.stderr
+    assert snapshot(rep) == before
+    assert cli("play", *args, "--force").returncode == 0
+    assert sorted(p.name for p in rep.iterdir()) == [RUN_FILE, "part-000000000-000000020.parquet"]
+    assert len(read(rep).games) == 20
+
+
+@pytest.mark.parametrize("owner,other", PAIRS)
+def test_every_command_refuses_the_folder_another_command_wrote(owner: str, other: str, written: dict[str, Path],
+                                                                tmp_path: Path, capsys: Capture) -> None:
+    folder = tmp_path / owner
+    shutil.copytree(written[owner], folder)
+    before = snapshot(folder)
+    capsys.readouterr()
+    assert main(command_line(other, folder)) == 2
+    line = one_line(capsys)
+    assert f"{str(folder)!r} holds the output of canasta-lab {owner}" in line and "--force" in line, line
+    assert snapshot(folder) == before  # refused before any game: nothing written, nothing lost
+    assert not (tmp_path / f"{owner}-cache").exists()  # not even a report's cache
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_the_same_command_again_into_its_own_folder_is_accepted(command: str, written: dict[str, Path],
+                                                                 tmp_path: Path) -> None:
+    folder = tmp_path / command
+    shutil.copytree(written[command], folder)
+    cache = written[command].parent / f"{command}-cache"
+    if cache.exists():
+        shutil.copytree(cache, tmp_path / f"{command}-cache")
+    argv = command_line(command, folder)
+    if command == "report":
+        argv.append("--force")  # a report replaces its STUDY.md only with --force, as before
+    assert main(argv) == 0
+
+
+def test_a_command_stopped_before_its_end_still_owns_its_folder(written: dict[str, Path], tmp_path: Path,
+                                                                 capsys: Capture) -> None:
+    folder = tmp_path / "stopped"
+    shutil.copytree(written["sweep"], folder)
+    for name in (OUTPUT_FILE, "sweep.parquet"):  # as a sweep killed before its table leaves it
+        (folder / name).unlink()
+    capsys.readouterr()
+    assert main(command_line("play", folder)) == 2
+    assert "holds the output of canasta-lab sweep" in one_line(capsys)
+    assert main(command_line("sweep", folder)) == 0  # the sweep itself resumes it
+
+
+def test_nothing_is_written_inside_a_run_folder_even_with_force(written: dict[str, Path], tmp_path: Path,
+                                                                capsys: Capture) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(written["play"], run)
+    before = snapshot(run)
+    inside = [
+        command_line("compare", run / "sub"),
+        command_line("play", run / "sub"),
+        ["transcript", "classic-2p", "-s", "random", "--seed", "1", "--game", "0", "--out", str(run / "t.jsonl")],
+        ["tune", "baseline", "--vs", "random", "--variant", "classic-2p", "--knobs", "min_pile", "--budget", "100",
+         "--save", str(run / "tuned.py")],
+        ["report", "taking_the_pile", "--games", "2", "--check-games", "0", "--out", str(tmp_path / "reports"),
+         "--cache", str(run / "cache")],
+    ]
+    for argv in inside:
+        capsys.readouterr()
+        assert main([*argv, "--force"]) == 2, argv
+        line = one_line(capsys)
+        assert f"inside run folder {str(run)!r} (of canasta-lab play)" in line, line
+    assert snapshot(run) == before and len(read(run).games) == int(GAMES)
+
+
+def test_force_over_a_folder_holding_a_file_of_the_users_is_refused_before_anything_goes(
+        written: dict[str, Path], tmp_path: Path, capsys: Capture) -> None:
+    folder = tmp_path / "cmp"
+    shutil.copytree(written["compare"], folder)
+    (folder / "notes.txt").write_text("mine")
+    before = snapshot(folder)
+    capsys.readouterr()
+    assert main([*command_line("play", folder), "--force"]) == 2  # a run folder would hold the user's file
+    assert "notes.txt" in one_line(capsys)
+    assert snapshot(folder) == before
+    assert main([*command_line("tournament", folder), "--force"]) == 0  # beside a report, the file may stay
+    assert (folder / "notes.txt").read_text() == "mine" and not (folder / "report.md").read_text().count("compare")
+
+
+def test_a_run_folder_from_before_runs_named_their_command_is_play_s(written: dict[str, Path], tmp_path: Path,
+                                                                     capsys: Capture) -> None:
+    run = tmp_path / "old"
+    shutil.copytree(written["play"], run)
+    record = json.loads((run / RUN_FILE).read_text())
+    del record["command"]
+    (run / RUN_FILE).write_text(json.dumps(record))
+    capsys.readouterr()
+    assert main(command_line("compare", run)) == 2
+    assert "holds the output of canasta-lab play" in one_line(capsys)
+    assert main(command_line("play", run)) == 0  # resumed by play, as before
+    assert "resuming" in capsys.readouterr().out
+
+
+def test_load_of_a_report_folder_says_what_it_holds(written: dict[str, Path]) -> None:
+    with pytest.raises(ResultsError, match="holds the reports of canasta-lab report"):
+        load(written["report"])
