@@ -571,7 +571,7 @@ def sevens_stuck_nb(R, S, p):
 @engine_jit(inline="always")
 def table_nb(S):
     """The arrays of S the going-out search reads (state.Table)."""
-    return Table(S.st, S.hand, S.side, S.melds)
+    return Table(S.st, S.hand, S.side, S.melds, S.pile)
 
 
 @engine_jit(inline="always")
@@ -582,7 +582,7 @@ def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dne
     still go out after it (the last card may be discarded or melded). The common case is
     decided here, inlined at every option of the meld phase, so it stays this small: the rest,
     a variant's further checks (Pennies' sevens) included, is step_search_nb, called (compiled once,
-    not copied into every option) with the four arrays it reads and int64 values (a constant would
+    not copied into every option) with the five arrays it reads and int64 values (a constant would
     compile a copy of it per value)."""
     st = S.st
     if st[S_LASTR3] != 0:

@@ -58,14 +58,15 @@ class State(NamedTuple):
 
 class Table(NamedTuple):
     """The part of a State the going-out search reads (goout.step_search_nb): the scalars (and the
-    search's scratch), the hands, the sides and the melds. A call that is not inlined passes every
-    array as several machine words, so the search is handed these four instead of all sixteen;
+    search's scratch), the hands, the sides, the melds and the pile. A call that is not inlined passes
+    every array as several machine words, so the search is handed these five instead of all sixteen;
     the engine's helpers read either by the same names (goout.table_nb makes one)."""
 
     st: np.ndarray
     hand: np.ndarray
     side: np.ndarray
     melds: np.ndarray
+    pile: np.ndarray
 
 
 register_jitable(obs_len)  # the sizes new_state reads, in numba code as well
