@@ -1,13 +1,12 @@
 """Where the first compile's time goes: per compiled function (inclusive and self seconds) and per
 numba compiler pass, from numba's own event system, in a fresh process with an empty cache.
 
-    python benchmarks/compile_profile.py [--top 25] [--job-only]
+    python benchmarks/compile_profile.py [--top 25] [--keep DIR]
 
 Runs itself again in a child process with NUMBA_CACHE_DIR pointing at an empty temporary folder,
 so the figures are a true cold start whatever is cached on this machine. The child's CPU seconds
 (user + system) are printed too: on a shared machine they move far less than the wall time.
-`--job-only` compiles only the strategies the game uses (baseline) instead of every built-in one,
-as a run that names its strategies does.
+The game compiles the engine and the one strategy it plays (baseline), as any run does.
 """
 
 from __future__ import annotations
@@ -22,14 +21,8 @@ import time
 from collections import defaultdict
 
 
-def profile(top: int, job_only: bool) -> None:
+def profile(top: int) -> None:
     from numba.core import event
-
-    if job_only:  # compile the game's own strategies only, not every built-in one
-        import sim.runner as runner
-        from sim.engine.jit import compile_once
-
-        runner.prepare_engine = lambda fns=(): compile_once(list(fns), runner._warm_engine(list(fns)[:1]))
 
     t0 = time.perf_counter()
     with event.install_recorder("numba:compile") as comp, event.install_recorder("numba:run_pass") as passes, \
@@ -100,14 +93,12 @@ def profile(top: int, job_only: bool) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--top", type=int, default=25)
-    ap.add_argument("--job-only", action="store_true",
-                    help="compile only the strategies the game uses (baseline), not every built-in one")
     ap.add_argument("--keep", metavar="DIR",
                     help="compile into DIR (a new or empty folder) and keep it, e.g. for the tests' NUMBA_CACHE_DIR")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        profile(args.top, args.job_only)
+        profile(args.top)
         return
     if args.keep and os.path.isdir(args.keep) and os.listdir(args.keep):
         sys.exit(f"--keep {args.keep}: the folder is not empty; give a new or empty folder")
@@ -115,8 +106,7 @@ def main() -> None:
         d = args.keep or tmp
         env = {**os.environ, "NUMBA_CACHE_DIR": d}
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, __file__, "--child", "--top", str(args.top)]
-                       + (["--job-only"] if args.job_only else []), env=env, check=True)
+        subprocess.run([sys.executable, __file__, "--child", "--top", str(args.top)], env=env, check=True)
         wall = time.perf_counter() - t0
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"\nthe child process: {wall:.1f} s wall, {ru.ru_utime + ru.ru_stime:.1f} s CPU "
