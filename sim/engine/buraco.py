@@ -95,6 +95,7 @@ from .layout import (
     seq_wild_pos,
     seq_wild_rank,
 )
+from .link import separate
 from .log import log_nb, logc_nb
 from .meldtable import canasta_size_nb, max_wilds_nb, meld_new_nb, meld_put_nb, msize_nb
 from .packet import pick_up_foot_nb
@@ -395,6 +396,7 @@ def apply_buraco_meld_nb(R, S, p, i):
     S.side[s, SD_MELDED] = 1
 
 
+@separate
 @engine_jit
 def buraco_meld_phase_nb(R, S, F, p, i):
     """Meld actions until the player stops, from choice i of the options already listed (i < 0: from the
@@ -446,6 +448,7 @@ def apply_buraco_discard_nb(R, S, p, k):
             go_out_nb(R, S, p)
 
 
+@separate
 @engine_jit
 def buraco_turn_nb(R, S, F, p, at, i):
     """Seat p's Buraco turn (§3.10) from its start (at == TURN_START), or entered at decision point `at`

@@ -71,6 +71,7 @@ from .layout import (
     SD_NM,
     SD_RED3,
 )
+from .link import separate
 from .meldtable import black3_meld_ok_nb, canasta_kind_nb, meld_cap_nb, rank_meld_ok_nb, wild_melds_nb
 from .seqtable import seq_card_nb, seq_row_ok_nb
 from .table import foot_size_nb, packet_lo_nb, packets_nb
@@ -94,6 +95,7 @@ def check_nb(R, S, where):
     check_state_nb(R, S, np.int64(where))
 
 
+@separate
 @engine_jit
 def check_state_nb(R, S, where):
     """check_nb's checks; `where` as check_nb says."""

@@ -65,6 +65,7 @@ from .layout import (
     SD_REQ,
     WILD_RANKS,
 )
+from .link import separate
 from .log import log_nb
 from .meldtable import (
     black3_close_bonus_nb,
@@ -254,6 +255,7 @@ def meld_phase_nb(R, S, F, p):
     return meld_phase_from_nb(R, S, F, p, np.int64(-1))  # an int64, not a constant: one compiled copy
 
 
+@separate
 @engine_jit
 def meld_phase_from_nb(R, S, F, p, i):
     """The meld phase from its start (i < 0: a side that has not melded opens pending, with a

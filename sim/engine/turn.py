@@ -51,6 +51,7 @@ from .layout import (
     S_TURN,
     TURN_START,
 )
+from .link import separate
 from .meld import meld_phase_from_nb
 from .packet import foot_due_nb, pick_up_foot_nb
 from .stockend import end_at_stock_nb, end_last_red3_nb, last_red3_nb, take_ends_hand_nb
@@ -91,6 +92,7 @@ def resume_turn_nb(R, S, F, seat, dp, i):
     turn_nb(R, S, F, S.st[S_CUR], seat, dp, i)
 
 
+@separate
 @engine_jit
 def turn_nb(R, S, F, p, seat, at, i):
     """Seat p's turn from its start (at == TURN_START), or entered at decision point `at`, where `seat`

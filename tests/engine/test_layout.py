@@ -18,7 +18,7 @@ from sim.engine import contract, layout
 ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
 
 # lowest first: a module may import only modules before it
-ORDER = ["contract", "layout", "jit", "cards", "rng", "state", "log", "table", "meldtable", "seqtable",
+ORDER = ["contract", "layout", "jit", "link", "cards", "rng", "state", "log", "table", "meldtable", "seqtable",
          "opening", "score", "invariants", "observe", "decide", "goout", "deal", "packet", "sample", "pile", "meld",
          "ask", "discard", "stockend", "draw", "turn", "buraco", "game",
          "cache"]  # where the compiled code is kept: it finds the engine's entry point, above everything
