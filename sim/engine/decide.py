@@ -47,7 +47,7 @@ def choose_nb(R, S, F, p, dp, n):
         return 0
     st = S.st
     st[S_DECISIONS] += 1
-    observe_nb(R, S, np.int64(p), np.int64(dp), np.int64(n))
+    observe_nb(R, S, p, dp, n)
     i = ask_fn_nb(S, F, S.hand[p, HC_FN], p, n)
     if i == DEFER:
         b = S.hand[p, HC_FNB]

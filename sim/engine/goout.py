@@ -101,7 +101,7 @@ from .meldtable import (
 )
 from .opening import opening_still_needed_nb
 from .score import concealed_bonus_nb
-from .state import Table
+from .state import table_nb
 
 # work layout in st[S_WORK:]: hand by rank, naturals of the side's open meld of the rank, wilds in it,
 # the meld exists, scratch for the canasta deficits (or the capped search's tables), then the rank of a
@@ -566,12 +566,6 @@ def sevens_stuck_nb(R, S, p):
     if not sevens_banned_last_nb(R) or h == 0 or S.hand[p, HC_R + RK_7] != h:
         return False
     return not seven_discardable_nb(R, S.side) or (h == 1 and S.st[S_FOOT_DUE] != FOOT_DUE)
-
-
-@engine_jit(inline="always")
-def table_nb(S):
-    """The arrays of S the going-out search reads (state.Table)."""
-    return Table(S.st, S.hand, S.side, S.melds, S.pile)
 
 
 @engine_jit(inline="always")

@@ -107,14 +107,21 @@ from .layout import (
     ob_known,
 )
 from .rng import next_u32_nb
+from .state import table_nb
 from .table import foot_size_nb, packets_nb
 
 
-@engine_jit
+@engine_jit(inline="always")
 def observe_nb(R, S, p, dp, n):
-    """Fill S.obs for seat p at decision point dp with n legal options. Called, not inlined: it is
-    large, every decision site would hold a copy, and a decision costs far more than the call."""
-    o = S.obs
+    """Fill S.obs for seat p at decision point dp with n legal options. The work is called, not
+    inlined (it is large, every decision site would hold a copy), with the five arrays it reads and
+    int64 values (a constant would compile a copy per value)."""
+    observe_table_nb(R, table_nb(S), S.obs, np.int64(p), np.int64(dp), np.int64(n))
+
+
+@engine_jit
+def observe_table_nb(R, S, o, p, dp, n):
+    """observe_nb's work: S is a state.Table, o the observation array to fill."""
     st = S.st
     s = side_of_nb(R, p)
     nsides = R[R_NSIDES]
