@@ -150,6 +150,7 @@ def enum_take_nb(R, S, p, n):
     """Append to S.opts the legal ways for p to take the pile (O_TAKE, method, wild rank)."""
     # the counts handed to the called checks, as int64 values: constants would compile a copy of each
     zero, one, two, no_wild = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
+    sevens = sevens_banned_last_nb(R)  # the Pennies check is called only where it can refuse
     st = S.st
     pn = st[S_PILE_N]
     if pn == 0 or st[S_BLOCK] == p:
@@ -193,7 +194,8 @@ def enum_take_nb(R, S, p, n):
     if capped:
         _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, two, no_wild)
     if (mask & MASK_M1) and extra >= 0 and nat >= 2 + extra \
-            and not take_leaves_sevens_nb(R, S, p, s, r, two + extra, zero, msz < csize and msz + MIN_MELD >= csize):
+            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, two + extra, zero,
+                                                      msz < csize and msz + MIN_MELD >= csize)):
         if not melded:
             for x in range(NR):
                 w[x] = S.hand[p, HC_R + x]
@@ -218,7 +220,7 @@ def enum_take_nb(R, S, p, n):
                     continue
             elif wild_room_nb(R, r, mn + 2, mw) < 1:
                 continue
-            if take_leaves_sevens_nb(R, S, p, s, r, one + extra, one, msz < csize and msz + MIN_MELD >= csize):
+            if sevens and take_leaves_sevens_nb(R, S, p, s, r, one + extra, one, msz < csize and msz + MIN_MELD >= csize):
                 continue
             if not melded:
                 for x in range(NR):
@@ -236,7 +238,7 @@ def enum_take_nb(R, S, p, n):
                     n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
     # M3: T laid off on the side's meld of its rank
     if (mask & MASK_M3) and melded and m >= 0 \
-            and not take_leaves_sevens_nb(R, S, p, s, r, zero, zero, msz < csize and msz + 1 >= csize):
+            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, zero, zero, msz < csize and msz + 1 >= csize)):
         nc = ncan + (1 if msz < csize and msz + 1 >= csize else 0)
         if take_ok_nb(R, S, p, s, r, zero, no_wild, h + incoming, nc):
             n = add_opt_nb(S, n, O_TAKE, TAKE_M3, -1, 0)
