@@ -291,7 +291,7 @@ def enum_new_seqs_nb(R, S, p, h, ncan, n):
             elif nmiss == 1:
                 if jokers > 0 and room_nb(n):
                     n = add_opt_nb(S, n, O_SEQ, suit, lo, seq_wild(missing, RK_JK))
-                if wild_twos_nb(S, p, suit, missing, nat2) > 0 and room_nb(n):
+                if wild_twos_nb(S, p, suit, np.int64(missing), np.int64(nat2)) > 0 and room_nb(n):
                     n = add_opt_nb(S, n, O_SEQ, suit, lo, seq_wild(missing, RK_2))
     return n
 

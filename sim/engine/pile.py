@@ -326,7 +326,7 @@ def capped_take_lay_nb(R, S, p, s, r, m, em, nat_used, wr):
     value = 0
     for j in range(nat_used + (1 if wr >= 0 else 0)):
         if S.side[s, SD_MOR + r] != m:  # m closed at the cap: the rest starts a new meld
-            m = meld_new_nb(S, p, s, MK_RANK, r)
+            m = meld_new_nb(S, p, s, np.int64(MK_RANK), r)
             em = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
         value += lay_from_hand_nb(R, S, p, s, m, em, r if j < nat_used else wr, 1)
     while msize_nb(S, s, m) < MIN_MELD or S.melds[s, m, F_NAT] < min_naturals_nb(R):
@@ -353,7 +353,7 @@ def apply_take_nb(R, S, p, method, wr):
     m = S.side[s, SD_MOR + r]
     new = 0
     if m < 0:
-        m = meld_new_nb(S, p, s, MK_RANK, r)
+        m = meld_new_nb(S, p, s, np.int64(MK_RANK), r)
         new = 1
     elif S.melds[s, m, F_TURN] != st[S_TURN] or S.melds[s, m, F_PLAYER] != p:
         st[S_ADDED_OLD] = 1
