@@ -14,6 +14,8 @@ lies there, or the side has a canasta): laying a canasta's seventh card as the v
 action that left one card without a canasta, is legal by the rules but not offered (docs/rules.md).
 This module reads `sequences` (which turn the game plays) only through game.py."""
 
+import numpy as np
+
 from .cards import meld_rank_ok_nb, rank_of_nb, side_of_nb
 from .decide import add_opt_nb, choose_nb
 from .draw import draw_nb
@@ -93,6 +95,7 @@ from .layout import (
     seq_wild_pos,
     seq_wild_rank,
 )
+from .link import separate
 from .log import log_nb, logc_nb
 from .meldtable import canasta_size_nb, max_wilds_nb, meld_new_nb, meld_put_nb, msize_nb
 from .packet import pick_up_foot_nb
@@ -288,7 +291,7 @@ def enum_new_seqs_nb(R, S, p, h, ncan, n):
             elif nmiss == 1:
                 if jokers > 0 and room_nb(n):
                     n = add_opt_nb(S, n, O_SEQ, suit, lo, seq_wild(missing, RK_JK))
-                if wild_twos_nb(S, p, suit, missing, nat2) > 0 and room_nb(n):
+                if wild_twos_nb(S, p, suit, np.int64(missing), np.int64(nat2)) > 0 and room_nb(n):
                     n = add_opt_nb(S, n, O_SEQ, suit, lo, seq_wild(missing, RK_2))
     return n
 
@@ -318,7 +321,7 @@ def enum_extend_nb(R, S, p, s, h, ncan, n):
             if row[F_WPOS] == 0:
                 if hand[p, JOKER] > 0 and room_nb(n):
                     n = add_opt_nb(S, n, O_EXTEND, m, end, RK_JK)
-                if wild_twos_nb(S, p, row[F_SUIT], pos, 0) > 0 and room_nb(n):
+                if wild_twos_nb(S, p, row[F_SUIT], pos, np.int64(0)) > 0 and room_nb(n):
                     n = add_opt_nb(S, n, O_EXTEND, m, end, RK_2)
     return n
 
@@ -329,7 +332,7 @@ def enum_buraco_meld_nb(R, S, p):
     s = side_of_nb(R, p)
     h = S.hand[p, HC_N]
     ncan = S.side[s, SD_NCAN]
-    n = enum_sets_nb(R, S, p, s, h, ncan, 0)
+    n = enum_sets_nb(R, S, p, s, h, ncan, np.int64(0))
     n = enum_new_seqs_nb(R, S, p, h, ncan, n)
     n = enum_extend_nb(R, S, p, s, h, ncan, n)
     return add_opt_nb(S, n, O_STOP, 0, 0, 0)
@@ -360,16 +363,16 @@ def apply_buraco_meld_nb(R, S, p, i):
     b = S.opts[i, OPT_B]
     c = S.opts[i, OPT_C]
     if t == O_NEW:
-        m = meld_new_nb(S, p, s, MK_RANK, a)
+        m = meld_new_nb(S, p, s, np.int64(MK_RANK), a)
         ei = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
         for _ in range(b):
             lay_set_card_nb(R, S, p, s, m, ei, pick_natural_nb(S, p, a))
         if c >= 0:
-            lay_set_card_nb(R, S, p, s, m, ei, pick_wild_nb(S, p, c, -1, 0, 0))
+            lay_set_card_nb(R, S, p, s, m, ei, pick_wild_nb(S, p, c, np.int64(-1), np.int64(0), np.int64(0)))
     elif t == O_ADD:
         ei = log_nb(S, EV_MELD, p, a, 0, MK_RANK, 0)
         r = S.melds[s, a, F_RANK] if b < 0 else b  # the set's rank, or the wild's
-        k = pick_natural_nb(S, p, r) if b < 0 else pick_wild_nb(S, p, b, -1, 0, 0)
+        k = pick_natural_nb(S, p, r) if b < 0 else pick_wild_nb(S, p, b, np.int64(-1), np.int64(0), np.int64(0))
         lay_set_card_nb(R, S, p, s, a, ei, k)
     elif t == O_SEQ:
         m = seq_new_nb(S, p, s, a, b)
@@ -386,13 +389,14 @@ def apply_buraco_meld_nb(R, S, p, i):
         row = S.melds[s, a]
         pos = row[F_LO] - 1 if b == END_LOW else row[F_HI] + 1
         ei = log_nb(S, EV_MELD, p, a, 0, MK_SEQ, EV_AT_LOW if b == END_LOW else EV_AT_HIGH)
-        k = natural_kind_nb(row[F_SUIT], pos) if c < 0 else pick_wild_nb(S, p, c, row[F_SUIT], pos, 0)
+        k = natural_kind_nb(row[F_SUIT], pos) if c < 0 else pick_wild_nb(S, p, c, row[F_SUIT], pos, np.int64(0))
         lay_seq_card_nb(R, S, p, s, a, ei, k, pos)
     S.st[S_LAIDT] = 1
     S.hand[p, HC_LAID] = 1
     S.side[s, SD_MELDED] = 1
 
 
+@separate
 @engine_jit
 def buraco_meld_phase_nb(R, S, F, p, i):
     """Meld actions until the player stops, from choice i of the options already listed (i < 0: from the
@@ -413,7 +417,7 @@ def buraco_meld_phase_nb(R, S, F, p, i):
             if not morto_there_nb(R, S, p):
                 go_out_nb(R, S, p)  # the final knock-out (R-138: the options kept a canasta to it)
                 return True
-            pick_up_foot_nb(R, S, p, KNOCK_DIRECT)  # a knock-out may still follow this turn (§3.10 turn step 3)
+            pick_up_foot_nb(R, S, p, np.int64(KNOCK_DIRECT))  # a knock-out may still follow this turn (§3.10 turn step 3)
 
 
 # The discard (BU-D5) and the turn --------------------------------------------------------------
@@ -438,12 +442,13 @@ def apply_buraco_discard_nb(R, S, p, k):
     log_nb(S, EV_DISCARD, p, k, 0, 0, 0)
     if S.hand[p, HC_N] == 0:
         if morto_there_nb(R, S, p):
-            pick_up_foot_nb(R, S, p, KNOCK_INDIRECT)
+            pick_up_foot_nb(R, S, p, np.int64(KNOCK_INDIRECT))
             S.hand[p, HC_INDIRECT] = 1  # until its next turn begins (R-140)
         else:
             go_out_nb(R, S, p)
 
 
+@separate
 @engine_jit
 def buraco_turn_nb(R, S, F, p, at, i):
     """Seat p's Buraco turn (§3.10) from its start (at == TURN_START), or entered at decision point `at`

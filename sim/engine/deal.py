@@ -5,6 +5,8 @@ place in the stock's array: table.py). This module reads the deal's rules: `hand
 `jokers_per_deck`. Buraco deals the same way: its mortos are one packet per side, and it lays
 out no red three."""
 
+import numpy as np
+
 from .cards import card_class_nb, is_red3_nb, side_of_nb, threes_plain_nb
 from .jit import engine_jit
 from .layout import (
@@ -170,7 +172,7 @@ def deal_hand_nb(R, S):
     n = R[R_PLAYERS]
     new_table_nb(R, S)
     # the shuffle depends on (seed, deal, hand) only, so rotated seatings see the same cards
-    seed_rng_nb(st, S_DRNG, st[S_SEED], st[S_DEAL], st[S_HANDNO])
+    seed_rng_nb(st, np.int64(S_DRNG), st[S_SEED], st[S_DEAL], st[S_HANDNO])
     i = 0
     for _deck in range(R[R_DECKS]):
         for k in range(SUITED_KINDS):
@@ -190,7 +192,7 @@ def deal_hand_nb(R, S):
     st[S_STOCK_N] = base
     if R[R_EXACT_PPM] > 0:
         # R-04: whether the dealer grabbed exactly the cards needed; the cards are shuffled either way
-        st[S_EXACT] = 1 if below_nb(st, S_DRNG, PPM) < R[R_EXACT_PPM] else 0
+        st[S_EXACT] = 1 if below_nb(st, np.int64(S_DRNG), np.int64(PPM)) < R[R_EXACT_PPM] else 0
     hs = R[R_HAND]
     for p in range(n):
         for _j in range(hs):
@@ -232,4 +234,4 @@ def deal_hand_nb(R, S):
         for k in (RED3_H, RED3_D):
             while S.hand[p, k] > 0:
                 hdel_nb(S, p, k)
-                expose_nb(R, S, p, k, False)
+                expose_nb(R, S, p, k, np.bool_(False))

@@ -2,6 +2,8 @@
 run's function table F, with the observation; the engine asks only when more than one option is
 legal. The chosen index is checked, and traced when a trace asked for it."""
 
+import numpy as np
+
 from .jit import engine_jit
 from .layout import (
     DEFER,
@@ -58,7 +60,7 @@ def choose_nb(R, S, F, p, dp, n):
         st[S_ERR_C] = i
         return 0
     if st[S_TRACE] != 0 and (st[S_TRACE] >> p) & 1 and (st[S_TRACE_DPM] >> dp) & 1:
-        trace_nb(S, p, dp, n, i)
+        trace_nb(S, np.int64(p), np.int64(dp), np.int64(n), np.int64(i))  # one compiled copy (log.py)
     return i
 
 

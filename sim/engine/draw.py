@@ -104,14 +104,15 @@ def enum_draw_step_nb(R, S, p):
     """O_DRAW, the top card alone where allowed, and the legal takes; at an empty stock, the
     end-of-stock options (0: the hand ends)."""
     opening = opening_round_nb(R, S, p)  # Boat's opening rounds: draw only (R-32)
-    if S.st[S_STOCK_N] > 0:
-        n = add_opt_nb(S, 0, O_DRAW, 0, 0, 0)
-        if opening:
-            return n
-        if top_card_ok_nb(R, S, p):
+    stock = S.st[S_STOCK_N] > 0
+    n = 0
+    if stock:
+        n = add_opt_nb(S, n, O_DRAW, 0, 0, 0)
+        if not opening and top_card_ok_nb(R, S, p):
             n = add_opt_nb(S, n, O_TOP, S.pile[S.st[S_PILE_N] - 1], 0, 0)
-        return enum_take_nb(R, S, p, n)
-    return empty_stock_options_nb(R, S, 0 if opening else enum_take_nb(R, S, p, 0))
+    if not opening:
+        n = enum_take_nb(R, S, p, n)  # one call site: the takes are inlined once
+    return n if stock else empty_stock_options_nb(R, S, n)
 
 
 @engine_jit(inline="always")

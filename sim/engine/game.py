@@ -89,6 +89,7 @@ from .layout import (
     SD_CUM,
     TURN_START,
 )
+from .link import separate
 from .log import log_nb, logc_nb
 from .rng import below_nb, seed_rng_nb
 from .score import score_hand_nb
@@ -114,6 +115,7 @@ def play_turns_nb(R, S, F, p):
         p = (p + 1) % n
 
 
+@separate
 @engine_jit
 def resume_hand_nb(R, S, F, seat, dp, i):
     """The hand played on to its end from a decision already asked, and scored: `seat` chose option i
@@ -129,6 +131,7 @@ def resume_hand_nb(R, S, F, seat, dp, i):
         score_hand_nb(R, S)
 
 
+@separate
 @engine_jit
 def play_hand_nb(R, S, F):
     """Deal, turns until the hand ends (out, stock, or the turn cap), score."""
@@ -210,6 +213,7 @@ def game_over_nb(R, S):
     return unique_leader_nb(R, S) if reached else -1
 
 
+@separate
 @engine_jit
 def play_game_nb(R, S, F, seed, game, deal):
     """One game to the target (§1.13): cumulative scores, score-dependent minimum, ties replay."""
@@ -227,9 +231,9 @@ def play_game_nb(R, S, F, seed, game, deal):
     st[S_WINNER] = -1
     for s in range(MAXS):
         S.side[s, SD_CUM] = 0
-    seed_rng_nb(st, S_RNG, seed, game, PLAY_STREAM)
-    seed_rng_nb(st, S_DRNG, seed, deal, 0)
-    st[S_DEALER] = below_nb(st, S_DRNG, n)
+    seed_rng_nb(st, np.int64(S_RNG), seed, game, np.int64(PLAY_STREAM))
+    seed_rng_nb(st, np.int64(S_DRNG), seed, deal, np.int64(0))
+    st[S_DEALER] = below_nb(st, np.int64(S_DRNG), n)
     hand = 0
     while True:
         hand += 1

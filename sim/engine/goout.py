@@ -14,6 +14,8 @@ against a brute force on random positions). It runs only near the end of a hand 
 step_ok_nb decides the common case inline.
 """
 
+import numpy as np
+
 from .cards import is_natural_meld_rank_nb, is_red3_nb, rank_of_nb, side_of_nb, value_nb
 from .jit import engine_jit
 from .layout import (
@@ -99,6 +101,7 @@ from .meldtable import (
 )
 from .opening import opening_still_needed_nb
 from .score import concealed_bonus_nb
+from .state import table_nb
 
 # work layout in st[S_WORK:]: hand by rank, naturals of the side's open meld of the rank, wilds in it,
 # the meld exists, scratch for the canasta deficits (or the capped search's tables), then the rank of a
@@ -431,7 +434,7 @@ def can_go_out_w_nb(R, w, ncan, need, value_needed):
     is the last discard where `sevens_discard_ban` (R-97). W_FORBID < 0: no going out this turn."""
     if w[W_FORBID] < 0:
         return False
-    if R[R_GO_DISCARD] == 0 and _all_melded_nb(R, w, ncan, need, value_needed, False):
+    if R[R_GO_DISCARD] == 0 and _all_melded_nb(R, w, ncan, need, value_needed, np.bool_(False)):
         return True
     for d in range(NR):
         if w[W_TH + d] == 0 or (d == w[W_BAN] and w[W_TH + d] < 2):
@@ -439,7 +442,7 @@ def can_go_out_w_nb(R, w, ncan, need, value_needed):
         if d == RK_7 and sevens_banned_last_nb(R):
             continue
         w[W_TH + d] -= 1
-        ok = _all_melded_nb(R, w, ncan, need, value_needed, True)
+        ok = _all_melded_nb(R, w, ncan, need, value_needed, np.bool_(True))
         w[W_TH + d] += 1
         if ok:
             return True
@@ -571,14 +574,18 @@ def step_ok_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dne
     dr/dnat/dwild/dnew describe the change to the meld of rank dr; dhand_r/dhand_n a further
     change to the hand. An action that leaves at most one card is legal only if the player can
     still go out after it (the last card may be discarded or melded). The common case is
-    decided here, inlined at every option of the meld phase, so it stays this small: a variant's
-    further checks (Pennies' sevens) belong in step_search_nb, which is called, not inlined."""
+    decided here, inlined at every option of the meld phase, so it stays this small: the rest,
+    a variant's further checks (Pennies' sevens) included, is step_search_nb, called (compiled once,
+    not copied into every option) with the five arrays it reads and int64 values (a constant would
+    compile a copy of it per value)."""
     st = S.st
     if st[S_LASTR3] != 0:
         return h_after >= 1
     if h_after >= cards_kept_nb(R) and st[S_ANSWER] != ANSWER_YES and not sevens_banned_last_nb(R):
         return True
-    return step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n)
+    return step_search_nb(R, table_nb(S), np.int64(p), np.int64(s), np.int64(h_after), np.int64(ncan_after),
+                          np.int64(pend_after), np.int64(dr), np.int64(dnat), np.int64(dwild), np.int64(dnew),
+                          np.int64(dhand_r), np.int64(dhand_n))
 
 
 STEP_NO, STEP_YES, STEP_SEARCH = 0, 1, 2  # sevens_step_nb: the action is illegal, legal, or needs the search
@@ -608,11 +615,11 @@ def black3_laid_nb(S, s):
     return False
 
 
-@engine_jit(inline="always")
+@engine_jit
 def step_search_nb(R, S, p, s, h_after, ncan_after, pend_after, dr, dnat, dwild, dnew, dhand_r, dhand_n):
     """The exact check behind step_ok_nb: after the action, can the player still go out (§1.9)? With
     the foot due, the action is fine while a card is left to discard, or (where the last card may be
-    melded) the hand empties and the foot comes at once (R-95)."""
+    melded) the hand empties and the foot comes at once (R-95). S: a state.Table (table_nb)."""
     st = S.st
     if sevens_banned_last_nb(R):
         step = sevens_step_nb(R, S, p, s, h_after, dr, dnat, dhand_r, dhand_n)
@@ -664,7 +671,7 @@ def take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
     w[W_MN + r] += 1 + nat_used
     if wild_r >= 0:
         w[W_MW + r] += 1
-    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), 0)
+    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), np.int64(0))
 
 
 @engine_jit
@@ -697,7 +704,7 @@ def capped_take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, ncan_after):
         w[W_MW + r] = nw
     if due or S.st[S_FOOT_DUE] == FOOT_DUE:
         return h_after >= 1 or R[R_GO_DISCARD] == 0
-    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), 0)
+    return can_go_out_w_nb(R, w, ncan_after, canastas_to_go_out_nb(R), np.int64(0))
 
 
 @engine_jit(inline="always")

@@ -2,6 +2,8 @@
 set: the fuzz tests play thousands of random games of every preset with them on. A broken invariant
 stops the game with ERR_INVARIANT and its number (INV_*) in S_ERR_A."""
 
+import numpy as np
+
 from .cards import meld_rank_ok_nb, rank_of_nb, threes_plain_nb
 from .jit import engine_jit
 from .layout import (
@@ -69,6 +71,7 @@ from .layout import (
     SD_NM,
     SD_RED3,
 )
+from .link import separate
 from .meldtable import black3_meld_ok_nb, canasta_kind_nb, meld_cap_nb, rank_meld_ok_nb, wild_melds_nb
 from .seqtable import seq_card_nb, seq_row_ok_nb
 from .table import foot_size_nb, packet_lo_nb, packets_nb
@@ -85,9 +88,17 @@ def _fail_nb(S, which, where):
         S.st[S_ERR_B] = where
 
 
-@engine_jit
+@engine_jit(inline="always")
 def check_nb(R, S, where):
-    """where: CHECK_IN_TURN, CHECK_BETWEEN_TURNS, or CHECK_SCORED (after the hand was scored)."""
+    """where: CHECK_IN_TURN, CHECK_BETWEEN_TURNS, or CHECK_SCORED (after the hand was scored). An int64,
+    not the constant: numba would compile the checker once per constant (docs/engine.md, compile time)."""
+    check_state_nb(R, S, np.int64(where))
+
+
+@separate
+@engine_jit
+def check_state_nb(R, S, where):
+    """check_nb's checks; `where` as check_nb says."""
     st = S.st
     n = R[R_PLAYERS]
     nsides = R[R_NSIDES]
@@ -104,11 +115,11 @@ def check_nb(R, S, where):
         for k in range(NK):
             c = S.hand[p, k]
             if c < 0:
-                _fail_nb(S, INV_CARDS, where)
+                _fail_nb(S, np.int64(INV_CARDS), where)
             cnt[rank_of_nb(k)] += c
             hs += c
         if hs != S.hand[p, HC_N]:
-            _fail_nb(S, INV_CARDS, where)
+            _fail_nb(S, np.int64(INV_CARDS), where)
         for r in range(NR):
             h = 0
             if r == RK_JK:
@@ -117,15 +128,15 @@ def check_nb(R, S, where):
                 for suit in range(SUITS):
                     h += S.hand[p, r * SUITS + suit]
             if h != S.hand[p, HC_R + r]:
-                _fail_nb(S, INV_CARDS, where)
+                _fail_nb(S, np.int64(INV_CARDS), where)
             # the cards the table knows a seat holds (taken with the pile) are in its hand
             if S.hand[p, HC_KNOWN + r] < 0 or S.hand[p, HC_KNOWN + r] > h:
-                _fail_nb(S, INV_CARDS, where)
+                _fail_nb(S, np.int64(INV_CARDS), where)
         total += S.hand[p, HC_N]
         if p < packets_nb(R) and S.hand[p, HC_PACKET] > 0:  # a foot, kitty or morto still face down (table.py)
             lo = packet_lo_nb(R, S, p)
             if S.hand[p, HC_PACKET] != foot_size_nb(R) or lo < st[S_STOCK_N]:
-                _fail_nb(S, INV_CARDS, where)
+                _fail_nb(S, np.int64(INV_CARDS), where)
             for i in range(S.hand[p, HC_PACKET]):
                 cnt[rank_of_nb(S.stock[lo + i])] += 1
             total += S.hand[p, HC_PACKET]
@@ -143,12 +154,12 @@ def check_nb(R, S, where):
                 cnt[RK_JK] += row[F_JOK]
             total += row[F_NAT] + row[F_TWO] + row[F_JOK]
     if total != R[R_PACK]:
-        _fail_nb(S, INV_CARDS, where)
+        _fail_nb(S, np.int64(INV_CARDS), where)
     for r in range(NR):
         if r != RK_JK and cnt[r] != SUITS * R[R_DECKS]:
-            _fail_nb(S, INV_CARDS, where)
+            _fail_nb(S, np.int64(INV_CARDS), where)
     if cnt[RK_JK] != R[R_JOKERS]:
-        _fail_nb(S, INV_CARDS, where)
+        _fail_nb(S, np.int64(INV_CARDS), where)
     # 2. every meld valid, and the canasta counts by kind agree with the table;
     # 3. a rank meld is its side's open meld of the rank: one per rank while melds never close (R-16)
     cap = meld_cap_nb(R)
@@ -161,51 +172,51 @@ def check_nb(R, S, where):
             closed = cap > 0 and row[F_NAT] + w >= cap  # R-92: a closed meld leaves the open-meld index
             if row[F_KIND] == MK_RANK:
                 if not rank_meld_ok_nb(R, row[F_RANK], row[F_NAT], w) or not meld_rank_ok_nb(R, row[F_RANK]):
-                    _fail_nb(S, INV_MELD_VALID, where)
+                    _fail_nb(S, np.int64(INV_MELD_VALID), where)
                 if (S.side[s, SD_MOR + row[F_RANK]] == m) == closed:
-                    _fail_nb(S, INV_ONE_MELD_PER_RANK, where)
+                    _fail_nb(S, np.int64(INV_ONE_MELD_PER_RANK), where)
             elif row[F_KIND] == MK_SEQ:
                 if not seq_row_ok_nb(row):  # Buraco (R-131, R-133)
-                    _fail_nb(S, INV_MELD_VALID, where)
+                    _fail_nb(S, np.int64(INV_MELD_VALID), where)
             elif row[F_KIND] == MK_BLACK3:
                 if w != 0 or not black3_meld_ok_nb(R, row[F_NAT]) or row[F_RANK] != RK_3:
-                    _fail_nb(S, INV_MELD_VALID, where)
+                    _fail_nb(S, np.int64(INV_MELD_VALID), where)
             elif row[F_KIND] == MK_WILD:
                 # Boat (R-35): three or more wilds, never a natural; the side's one wild meld
                 if not wild_melds_nb(R) or row[F_NAT] != 0 or w < MIN_MELD or row[F_RANK] != RK_JK \
                         or (cap > 0 and w > cap):
-                    _fail_nb(S, INV_MELD_VALID, where)
+                    _fail_nb(S, np.int64(INV_MELD_VALID), where)
                 if (S.side[s, SD_MOR + RK_JK] == m) == closed:
-                    _fail_nb(S, INV_ONE_MELD_PER_RANK, where)
+                    _fail_nb(S, np.int64(INV_ONE_MELD_PER_RANK), where)
             else:
-                _fail_nb(S, INV_MELD_VALID, where)
+                _fail_nb(S, np.int64(INV_MELD_VALID), where)
             c = canasta_kind_nb(R, S, s, m)
             if c >= 0:
                 kinds[c] += 1
         if where != CHECK_IN_TURN and S.side[s, SD_NM] > 0 and S.side[s, SD_MELDED] == 0:
-            _fail_nb(S, INV_MELD_VALID, where)  # melds short of the minimum never outlast the turn
+            _fail_nb(S, np.int64(INV_MELD_VALID), where)  # melds short of the minimum never outlast the turn
         ncan = 0
         for c in range(NCK):
             ncan += kinds[c]
             if kinds[c] != S.side[s, SD_CAN + c]:
-                _fail_nb(S, INV_MELD_VALID, where)
+                _fail_nb(S, np.int64(INV_MELD_VALID), where)
         if ncan != S.side[s, SD_NCAN]:
-            _fail_nb(S, INV_MELD_VALID, where)
+            _fail_nb(S, np.int64(INV_MELD_VALID), where)
     # 4. an empty hand only for the player who went out
     if where != CHECK_IN_TURN:
         for p in range(n):
             if S.hand[p, HC_N] == 0 and not (st[S_ENDED] == END_OUT and st[S_OUT_PLAYER] == p):
-                _fail_nb(S, INV_EMPTY_HAND, where)
+                _fail_nb(S, np.int64(INV_EMPTY_HAND), where)
     # 5. pile flags: an empty pile is not frozen; block_next bars the player in turn or the next one
     if st[S_PILE_N] == 0 and st[S_FROZEN] != 0:
-        _fail_nb(S, INV_PILE_FLAGS, where)
+        _fail_nb(S, np.int64(INV_PILE_FLAGS), where)
     b = st[S_BLOCK]
     if b >= 0 and b != st[S_CUR] and b != (st[S_CUR] + 1) % n:
-        _fail_nb(S, INV_PILE_FLAGS, where)
+        _fail_nb(S, np.int64(INV_PILE_FLAGS), where)
     # 6. red threes never in a hand (nor in a meld: rank melds of threes are rejected above)
     for p in range(n):
         if (S.hand[p, RED3_H] != 0 or S.hand[p, RED3_D] != 0) and not threes_plain_nb(R):
-            _fail_nb(S, INV_RED3, where)
+            _fail_nb(S, np.int64(INV_RED3), where)
     # 7. components add up; cumulative scores move only at the end of a hand
     for s in range(nsides):
         if where == CHECK_SCORED:
@@ -213,6 +224,6 @@ def check_nb(R, S, where):
             for c in range(C_TOTAL):
                 t += S.side[s, SD_COMP + c]
             if t != S.side[s, SD_COMP + C_TOTAL] or S.side[s, SD_CUM] != S.side[s, SD_CUM0] + t:
-                _fail_nb(S, INV_SCORES, where)
+                _fail_nb(S, np.int64(INV_SCORES), where)
         elif S.side[s, SD_CUM] != S.side[s, SD_CUM0]:
-            _fail_nb(S, INV_SCORES, where)
+            _fail_nb(S, np.int64(INV_SCORES), where)

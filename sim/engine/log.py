@@ -1,7 +1,11 @@
 """The event log behind transcripts (docs/transcript.md) and the decision trace (sim.trace).
 
 Both are off in ordinary runs: logging costs one load and a branch per event (log_nb is inlined),
-and the writers run only when a transcript or a trace asked for them."""
+and the writers run only when a transcript or a trace asked for them. The writers take int64
+values, never constants: numba compiles a called function once per constant it is given (see
+docs/engine.md, "Compile time")."""
+
+import numpy as np
 
 from .jit import engine_jit
 from .layout import (
@@ -39,7 +43,7 @@ def log_nb(S, t, p, a, b, c, d):
     """Append an event; returns its row (or -1 when not logging)."""
     if S.st[S_LOG] == 0:
         return -1
-    return log_write_nb(S, t, p, a, b, c, d)
+    return log_write_nb(S, np.int64(t), np.int64(p), np.int64(a), np.int64(b), np.int64(c), np.int64(d))
 
 
 @engine_jit
@@ -70,7 +74,7 @@ def log_write_nb(S, t, p, a, b, c, d):
 def logc_nb(S, ei, k):
     """Append a card to event row ei (cards of one event are contiguous)."""
     if ei >= 0:
-        logc_write_nb(S, ei, k)
+        logc_write_nb(S, ei, np.int64(k))
 
 
 @engine_jit

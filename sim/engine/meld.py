@@ -65,6 +65,7 @@ from .layout import (
     SD_REQ,
     WILD_RANKS,
 )
+from .link import separate
 from .log import log_nb
 from .meldtable import (
     black3_close_bonus_nb,
@@ -151,7 +152,7 @@ def enum_meld_nb(R, S, p):
                                                        pend + 2 * v + value_nb(R, wr), r, 2, 1, 1, wr, 1):
                         n = add_opt_nb(S, n, O_NEW, r, 2, wr)
     if wild_melds_nb(R):
-        n = enum_wild_meld_nb(R, S, p, s, h, ncan, pend, n)
+        n = enum_wild_meld_nb(R, S, p, s, h, ncan, pend, np.int64(n))
     b3 = hand[p, HC_R + RK_3]
     b3max = black3_meld_max_nb(R)
     # never on a turn ended by a red three drawn as the last stock card: no discard follows, so the
@@ -188,26 +189,30 @@ def apply_meld_nb(R, S, p, i):
     a = S.opts[i, OPT_A]
     b = S.opts[i, OPT_B]
     c = S.opts[i, OPT_C]
-    if t == O_NEW:
-        m = meld_new_nb(S, p, s, MK_RANK, a)
-        ei = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
-        value = lay_from_hand_nb(R, S, p, s, m, ei, a, b)
-        if c >= 0:
-            value += lay_from_hand_nb(R, S, p, s, m, ei, c, 1)
-    elif t == O_ADD:
+    # which meld row takes which cards: (r1, n1), then (r2, n2); one copy of each inlined call
+    r2 = 0
+    n2 = 0
+    if t == O_ADD:
         m = a
         if S.melds[s, m, F_TURN] != st[S_TURN] or S.melds[s, m, F_PLAYER] != p:
             st[S_ADDED_OLD] = 1
-        ei = log_nb(S, EV_MELD, p, m, 0, S.melds[s, m, F_KIND], 0)
-        value = lay_from_hand_nb(R, S, p, s, m, ei, S.melds[s, m, F_RANK] if b < 0 else b, 1)
-    elif t == O_WILD:
-        m = meld_new_nb(S, p, s, MK_WILD, RK_JK)
-        ei = log_nb(S, EV_MELD, p, m, 1, MK_WILD, 0)
-        value = lay_from_hand_nb(R, S, p, s, m, ei, RK_JK, a) + lay_from_hand_nb(R, S, p, s, m, ei, RK_2, b)
-    else:  # O_BLACK3
-        m = meld_new_nb(S, p, s, MK_BLACK3, RK_3)
-        ei = log_nb(S, EV_MELD, p, m, 1, MK_BLACK3, 0)
-        value = lay_from_hand_nb(R, S, p, s, m, ei, RK_3, a)
+        kind = S.melds[s, m, F_KIND]
+        r1 = S.melds[s, m, F_RANK] if b < 0 else b
+        n1 = 1
+    else:
+        if t == O_NEW:
+            kind, rank, r1, n1 = MK_RANK, a, a, b
+            if c >= 0:
+                r2, n2 = c, 1
+        elif t == O_WILD:
+            kind, rank, r1, n1, r2, n2 = MK_WILD, RK_JK, RK_JK, a, RK_2, b
+        else:  # O_BLACK3
+            kind, rank, r1, n1 = MK_BLACK3, RK_3, RK_3, a
+        m = meld_new_nb(S, p, s, np.int64(kind), np.int64(rank))
+    ei = log_nb(S, EV_MELD, p, m, 0 if t == O_ADD else 1, kind, 0)
+    value = lay_from_hand_nb(R, S, p, s, m, ei, r1, n1)
+    if n2 > 0:
+        value += lay_from_hand_nb(R, S, p, s, m, ei, r2, n2)
     st[S_LAIDT] = 1
     if st[S_PEND] >= 0:
         st[S_PEND] += value
@@ -252,6 +257,7 @@ def meld_phase_nb(R, S, F, p):
     return meld_phase_from_nb(R, S, F, p, np.int64(-1))  # an int64, not a constant: one compiled copy
 
 
+@separate
 @engine_jit
 def meld_phase_from_nb(R, S, F, p, i):
     """The meld phase from its start (i < 0: a side that has not melded opens pending, with a
@@ -264,15 +270,15 @@ def meld_phase_from_nb(R, S, F, p, i):
         if S.side[side_of_nb(R, p), SD_MELDED] == 0 and st[S_PRE] == 0:
             snapshot_nb(R, S, p)
             st[S_PEND] = 0
-    else:
-        res = meld_step_nb(R, S, p, i)
-        if res != MELD_NEXT:
-            return res
     while True:
+        if i >= 0:  # the choice made (on entry, or just asked): one copy of the inlined step
+            res = meld_step_nb(R, S, p, i)
+            if res != MELD_NEXT:
+                return res
         if S.hand[p, HC_N] == 0 and st[S_PRE] == 0 and st[S_LASTR3] == 0:
             if not foot_due_nb(S):
                 return MELD_OUT  # e.g. the pile was taken with the last cards of the hand
-            pick_up_foot_nb(R, S, p, KNOCK_NONE)  # the hand emptied by melding with the foot due: at once (R-95)
+            pick_up_foot_nb(R, S, p, np.int64(KNOCK_NONE))  # the hand emptied by melding with the foot due: at once (R-95)
         n = enum_meld_nb(R, S, p)
         if n == 0:
             st[S_ERR] = ERR_STUCK
@@ -280,6 +286,3 @@ def meld_phase_from_nb(R, S, F, p, i):
         i = choose_nb(R, S, F, p, DP_MELD, n)
         if st[S_ERR] != 0:
             return MELD_ON
-        res = meld_step_nb(R, S, p, i)
-        if res != MELD_NEXT:
-            return res

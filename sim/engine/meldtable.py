@@ -11,6 +11,8 @@ sizes and `black3_close_bonus`, `meld_cap`, `sevens_natural_only`, `sevens_disca
 `wild_canasta_small_big`) and `canasta_size`, and which canastas bring a player's foot
 (`foot_canastas`, R-95, R-114); the meld phase, the searches and the scoring ask it."""
 
+import numpy as np
+
 from .cards import rank_of_nb, value_nb
 from .jit import engine_jit
 from .layout import (
@@ -346,7 +348,14 @@ def truncate_melds_nb(R, S, s, nm):
 @engine_jit(inline="always")
 def lay_from_hand_nb(R, S, p, s, m, ei, r, count):
     """Move `count` cards of rank class r from p's hand into meld m of side s, logging them in event
-    ei; returns their value (it counts towards an initial meld)."""
+    ei; returns their value (it counts towards an initial meld). Called, not inlined at its seven call
+    sites, with int64 values (a constant would compile a copy per value)."""
+    return lay_cards_nb(R, S, np.int64(p), np.int64(s), np.int64(m), np.int64(ei), np.int64(r), np.int64(count))
+
+
+@engine_jit
+def lay_cards_nb(R, S, p, s, m, ei, r, count):
+    """lay_from_hand_nb's work."""
     value = 0
     for _ in range(count):
         k = htake_rank_nb(S, p, r)

@@ -7,6 +7,8 @@ perfect memory knows, so a full state can be rebuilt from it with only the hidde
 (sample.py): the cards seen going into each hand with the pile, who has laid cards this hand, and
 what the player in turn has done this turn."""
 
+import numpy as np
+
 from .cards import side_of_nb
 from .jit import engine_jit
 from .layout import (
@@ -105,13 +107,21 @@ from .layout import (
     ob_known,
 )
 from .rng import next_u32_nb
+from .state import table_nb
 from .table import foot_size_nb, packets_nb
 
 
 @engine_jit(inline="always")
 def observe_nb(R, S, p, dp, n):
-    """Fill S.obs for seat p at decision point dp with n legal options."""
-    o = S.obs
+    """Fill S.obs for seat p at decision point dp with n legal options. The work is called, not
+    inlined (it is large, every decision site would hold a copy), with the five arrays it reads and
+    int64 values (a constant would compile a copy per value)."""
+    observe_table_nb(R, table_nb(S), S.obs, np.int64(p), np.int64(dp), np.int64(n))
+
+
+@engine_jit
+def observe_table_nb(R, S, o, p, dp, n):
+    """observe_nb's work: S is a state.Table, o the observation array to fill."""
     st = S.st
     s = side_of_nb(R, p)
     nsides = R[R_NSIDES]
@@ -136,7 +146,7 @@ def observe_nb(R, S, p, dp, n):
     o[OB_PRE] = st[S_PRE]
     o[OB_TOOK] = st[S_TOOK]
     o[OB_LAID] = st[S_LAID0]
-    o[OB_RAND] = next_u32_nb(st, S_RNG)
+    o[OB_RAND] = next_u32_nb(st, np.int64(S_RNG))
     o[OB_REQ] = S.side[s, SD_REQ]
     o[OB_MELDED] = S.side[s, SD_MELDED]
     o[OB_HN] = S.hand[p, HC_N]

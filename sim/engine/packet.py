@@ -4,6 +4,8 @@ it (meldtable.canasta_completed_nb marks it due), or at once when the hand empti
 is due (Pennies). Its red threes are laid out and replaced from the stock (§1.2; none at an empty
 stock, R-05). A hand that ends without that discard leaves it face down (R-153)."""
 
+import numpy as np
+
 from .cards import is_red3_nb, side_of_nb, threes_plain_nb
 from .deal import expose_nb
 from .jit import engine_jit
@@ -38,6 +40,6 @@ def pick_up_foot_nb(R, S, p, knock):
     for i in range(n):
         k = S.stock[lo + i]
         if is_red3_nb(k) and not plain:
-            expose_nb(R, S, p, k, False)
+            expose_nb(R, S, p, k, np.bool_(False))
         else:
             hadd_nb(S, p, k)

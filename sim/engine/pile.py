@@ -2,6 +2,8 @@
 and the pending opening of a side that has not melded (snapshot and rollback, §1.7). This module
 reads the pile rules: `pile_methods_*`, `untakeable_top`, `one_card_pile_rule` (R-20)."""
 
+import numpy as np
+
 from .cards import card_class_nb, is_natural_meld_rank_nb, is_red3_nb, rank_of_nb, side_of_nb, threes_plain_nb, value_nb
 from .decide import add_opt_nb
 from .goout import take_ok_nb
@@ -146,6 +148,9 @@ def top_untakeable_nb(R, k):
 @engine_jit(inline="always")
 def enum_take_nb(R, S, p, n):
     """Append to S.opts the legal ways for p to take the pile (O_TAKE, method, wild rank)."""
+    # the counts handed to the called checks, as int64 values: constants would compile a copy of each
+    zero, one, two, no_wild = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
+    sevens = sevens_banned_last_nb(R)  # the Pennies check is called only where it can refuse
     st = S.st
     pn = st[S_PILE_N]
     if pn == 0 or st[S_BLOCK] == p:
@@ -187,9 +192,10 @@ def enum_take_nb(R, S, p, n):
     # M1: T with two naturals of its rank
     extra = 0
     if capped:
-        _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, 2, -1)
+        _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, two, no_wild)
     if (mask & MASK_M1) and extra >= 0 and nat >= 2 + extra \
-            and not take_leaves_sevens_nb(R, S, p, s, r, 2 + extra, 0, msz < csize and msz + MIN_MELD >= csize):
+            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, two + extra, zero,
+                                                      msz < csize and msz + MIN_MELD >= csize)):
         if not melded:
             for x in range(NR):
                 w[x] = S.hand[p, HC_R + x]
@@ -197,11 +203,11 @@ def enum_take_nb(R, S, p, n):
             tmeld = MIN_MELD * tv
             room = wild_room_nb(R, r, MIN_MELD + w[r], 0)  # T and the pair, and the rank's other naturals
             best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
-            if premeld_take_ok_nb(R, S, p, s, r, 2, -1, tmeld, best, h - 2 + incoming):
+            if premeld_take_ok_nb(R, S, p, s, r, two, no_wild, tmeld, best, h - 2 + incoming):
                 n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
         else:
             nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
-            if take_ok_nb(R, S, p, s, r, 2, -1, h - 2 - extra + incoming, nc):
+            if take_ok_nb(R, S, p, s, r, two, no_wild, h - 2 - extra + incoming, nc):
                 n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
     # M2: T with one natural and one wild
     if (mask & MASK_M2) and nat >= 1 and min_naturals_nb(R) <= 2:
@@ -209,12 +215,12 @@ def enum_take_nb(R, S, p, n):
             if S.hand[p, HC_R + wr] == 0:
                 continue
             if capped:
-                _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, 1, wr)
+                _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, one, wr)
                 if extra < 0 or nat < 1 + extra:
                     continue
             elif wild_room_nb(R, r, mn + 2, mw) < 1:
                 continue
-            if take_leaves_sevens_nb(R, S, p, s, r, 1 + extra, 1, msz < csize and msz + MIN_MELD >= csize):
+            if sevens and take_leaves_sevens_nb(R, S, p, s, r, one + extra, one, msz < csize and msz + MIN_MELD >= csize):
                 continue
             if not melded:
                 for x in range(NR):
@@ -224,17 +230,17 @@ def enum_take_nb(R, S, p, n):
                 tmeld = 2 * tv + value_nb(R, wr)
                 room = wild_room_nb(R, r, 2 + w[r], 1)  # T, the natural and the wild, and the rank's others
                 best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
-                if premeld_take_ok_nb(R, S, p, s, r, 1, wr, tmeld, best, h - 2 + incoming):
+                if premeld_take_ok_nb(R, S, p, s, r, one, wr, tmeld, best, h - 2 + incoming):
                     n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
             else:
                 nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
-                if take_ok_nb(R, S, p, s, r, 1, wr, h - 2 - extra + incoming, nc):
+                if take_ok_nb(R, S, p, s, r, one, wr, h - 2 - extra + incoming, nc):
                     n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
     # M3: T laid off on the side's meld of its rank
     if (mask & MASK_M3) and melded and m >= 0 \
-            and not take_leaves_sevens_nb(R, S, p, s, r, 0, 0, msz < csize and msz + 1 >= csize):
+            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, zero, zero, msz < csize and msz + 1 >= csize)):
         nc = ncan + (1 if msz < csize and msz + 1 >= csize else 0)
-        if take_ok_nb(R, S, p, s, r, 0, -1, h + incoming, nc):
+        if take_ok_nb(R, S, p, s, r, zero, no_wild, h + incoming, nc):
             n = add_opt_nb(S, n, O_TAKE, TAKE_M3, -1, 0)
     return n
 
@@ -320,7 +326,7 @@ def capped_take_lay_nb(R, S, p, s, r, m, em, nat_used, wr):
     value = 0
     for j in range(nat_used + (1 if wr >= 0 else 0)):
         if S.side[s, SD_MOR + r] != m:  # m closed at the cap: the rest starts a new meld
-            m = meld_new_nb(S, p, s, MK_RANK, r)
+            m = meld_new_nb(S, p, s, np.int64(MK_RANK), r)
             em = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
         value += lay_from_hand_nb(R, S, p, s, m, em, r if j < nat_used else wr, 1)
     while msize_nb(S, s, m) < MIN_MELD or S.melds[s, m, F_NAT] < min_naturals_nb(R):
@@ -347,7 +353,7 @@ def apply_take_nb(R, S, p, method, wr):
     m = S.side[s, SD_MOR + r]
     new = 0
     if m < 0:
-        m = meld_new_nb(S, p, s, MK_RANK, r)
+        m = meld_new_nb(S, p, s, np.int64(MK_RANK), r)
         new = 1
     elif S.melds[s, m, F_TURN] != st[S_TURN] or S.melds[s, m, F_PLAYER] != p:
         st[S_ADDED_OLD] = 1

@@ -19,6 +19,8 @@ could go out: its hand is dealt again until it could (rejection sampling). A pen
 turn's melds, and for a pending pile take the taken top card under the pile, so a rollback works
 as in the game. Only the table's shape is read from the rules; the pack comes from deal.py."""
 
+import numpy as np
+
 from .cards import is_red3_nb, rank_of_nb, side_of_nb, threes_plain_nb
 from .deal import pack_count_nb
 from .goout import can_go_out_nb
@@ -256,8 +258,8 @@ def sample_nb(R, obs, S, seed):
     random from `seed` (module docstring). S.st[S_ERR] is ERR_SAMPLE if no state can match it."""
     st = S.st
     sample_table_nb(R, obs, S)
-    seed_rng_nb(st, S_DRNG, seed, SAMPLE_STREAM, 0)
-    seed_rng_nb(st, S_RNG, seed, SAMPLE_PLAY, 0)
+    seed_rng_nb(st, np.int64(S_DRNG), seed, np.int64(SAMPLE_STREAM), np.int64(0))
+    seed_rng_nb(st, np.int64(S_RNG), seed, np.int64(SAMPLE_PLAY), np.int64(0))
     p = obs[OB_SEAT]
     cur = st[S_CUR]
     n = R[R_PLAYERS]

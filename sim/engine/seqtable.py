@@ -9,6 +9,8 @@ at position 2 is natural (R-132, R-146). So the row says exactly which card lies
 transcript can write the whole meld in order. F_NAT, F_TWO and F_JOK count its naturals and its wild as
 for any meld, so the canasta counts (meldtable) and the scoring read it like a rank meld."""
 
+import numpy as np
+
 from .cards import rank_of_nb, value_nb
 from .jit import engine_jit
 from .layout import (
@@ -77,7 +79,7 @@ def seq_has_wild_nb(row):
 @engine_jit
 def seq_new_nb(S, p, s, suit, pos):
     """Start an empty sequence row of `suit` for side s at position pos (its first card comes next)."""
-    m = meld_new_nb(S, p, s, MK_SEQ, -1)
+    m = meld_new_nb(S, p, s, np.int64(MK_SEQ), np.int64(-1))
     row = S.melds[s, m]
     row[F_SUIT] = suit
     row[F_LO] = pos

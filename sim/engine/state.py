@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from numba.extending import register_jitable
 
+from .jit import engine_jit
 from .layout import (
     EVF,
     HC_FNB,
@@ -54,6 +55,25 @@ class State(NamedTuple):
     hrec: np.ndarray  # int64[max_hands, HF] per-hand records of the current game
     tr: np.ndarray  # int64[ntrace, T_OBS + trace_obs_len] decision trace rows (only when tracing)
     tro: np.ndarray  # int64[ntrace * 8, 4] the options of the traced decisions
+
+
+class Table(NamedTuple):
+    """The part of a State the going-out search reads (goout.step_search_nb): the scalars (and the
+    search's scratch), the hands, the sides, the melds and the pile. A call that is not inlined passes
+    every array as several machine words, so the search is handed these five instead of all sixteen;
+    the engine's helpers read either by the same names (table_nb makes one)."""
+
+    st: np.ndarray
+    hand: np.ndarray
+    side: np.ndarray
+    melds: np.ndarray
+    pile: np.ndarray
+
+
+@engine_jit(inline="always")
+def table_nb(S):
+    """The Table of state S (the same arrays, no copy)."""
+    return Table(S.st, S.hand, S.side, S.melds, S.pile)
 
 
 register_jitable(obs_len)  # the sizes new_state reads, in numba code as well

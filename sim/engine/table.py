@@ -7,6 +7,8 @@ those of seats before it: the stock never grows back over them (no variant with 
 a 216- or 648-card game needs no array that a Classic game carries. Which suit leaves a hand when a rank is melded is
 the engine's choice (S H D C), since suits do not matter in the rank-meld games."""
 
+import numpy as np
+
 from .cards import rank_of_nb, side_of_nb, value_nb
 from .jit import engine_jit
 from .layout import (
@@ -117,7 +119,7 @@ def lay_red3_nb(S, p, k, s):
 def shuffle_stock_nb(S, n):
     """Fisher-Yates on S.stock[0:n] with the deal stream (S_DRNG: the deal's, or a sample's, seeded)."""
     for j in range(n - 1, 0, -1):
-        x = below_nb(S.st, S_DRNG, j + 1)
+        x = below_nb(S.st, np.int64(S_DRNG), j + 1)
         t = S.stock[j]
         S.stock[j] = S.stock[x]
         S.stock[x] = t

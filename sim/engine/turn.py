@@ -51,6 +51,7 @@ from .layout import (
     S_TURN,
     TURN_START,
 )
+from .link import separate
 from .meld import meld_phase_from_nb
 from .packet import foot_due_nb, pick_up_foot_nb
 from .stockend import end_at_stock_nb, end_last_red3_nb, last_red3_nb, take_ends_hand_nb
@@ -91,6 +92,7 @@ def resume_turn_nb(R, S, F, seat, dp, i):
     turn_nb(R, S, F, S.st[S_CUR], seat, dp, i)
 
 
+@separate
 @engine_jit
 def turn_nb(R, S, F, p, seat, at, i):
     """Seat p's turn from its start (at == TURN_START), or entered at decision point `at`, where `seat`
@@ -175,7 +177,7 @@ def turn_nb(R, S, F, p, seat, at, i):
         # the foot earned this turn (R-95, R-114), going out by discarding the last card (§1.9), or the
         # next player's turn
         if foot_due_nb(S):
-            pick_up_foot_nb(R, S, p, KNOCK_NONE)
+            pick_up_foot_nb(R, S, p, np.int64(KNOCK_NONE))
         elif S.hand[p, HC_N] == 0:
             go_out_nb(R, S, p)
             return

@@ -18,7 +18,7 @@ from sim.engine import contract, layout
 ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
 
 # lowest first: a module may import only modules before it
-ORDER = ["contract", "layout", "jit", "cards", "rng", "state", "log", "table", "meldtable", "seqtable",
+ORDER = ["contract", "layout", "jit", "link", "cards", "rng", "state", "log", "table", "meldtable", "seqtable",
          "opening", "score", "invariants", "observe", "decide", "goout", "deal", "packet", "sample", "pile", "meld",
          "ask", "discard", "stockend", "draw", "turn", "buraco", "game",
          "cache"]  # where the compiled code is kept: it finds the engine's entry point, above everything
@@ -92,6 +92,38 @@ def test_no_bare_codes_or_sizes_in_kernels(name):
         for node in ast.walk(fn):
             if isinstance(node, ast.Constant) and type(node.value) is int:
                 assert node.value in (-1, 0, 1, 2), f"{name}.{fn.name}: literal {node.value}"
+
+
+def called_kernels() -> set[str]:
+    """Kernels numba compiles as functions of their own (engine_jit without inline="always")."""
+    names = set()
+    for name in modules():
+        for fn in [n for n in tree(name).body if isinstance(n, ast.FunctionDef)]:
+            for d in fn.decorator_list:
+                if isinstance(d, ast.Name) and d.id == "engine_jit":
+                    names.add(fn.name)
+                elif isinstance(d, ast.Call) and getattr(d.func, "id", "") == "engine_jit" and not any(
+                        k.arg == "inline" and getattr(k.value, "value", None) == "always" for k in d.keywords):
+                    names.add(fn.name)
+    return names
+
+
+def test_a_called_kernel_is_never_given_a_constant():
+    """numba compiles a called kernel once per constant it is given (a constant is a type of its own):
+    log_write_nb was compiled 24 times. Call sites pass np.int64(...) instead (docs/engine.md)."""
+    kernels = called_kernels()
+    assert {"turn_nb", "log_write_nb", "step_search_nb"} <= kernels
+    bad = []
+    for name in modules():
+        for node in ast.walk(tree(name)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in kernels:
+                for a in node.args:
+                    if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
+                        a = a.operand
+                    named = isinstance(a, ast.Name) and re.fullmatch(r"[A-Z][A-Z0-9_]+", a.id) is not None
+                    if isinstance(a, ast.Constant) or named:
+                        bad.append(f"{name}.py:{node.lineno} {node.func.id}(... {ast.unparse(a)} ...)")
+    assert bad == []
 
 
 def test_observation_blocks_are_fixed_and_disjoint():
