@@ -59,7 +59,7 @@ TIMES = "compile-times.json"  # the last compile's seconds on this machine, for 
 KEEP = 4  # folders of other source versions kept per group (the most recently used)
 # the estimate shown before the first compile ever on this machine: the engine with baseline, and a
 # strategy module alone against a compiled engine (docs/performance.md)
-DEFAULT_SECONDS = {"engine": 60, "strategies": 15}
+DEFAULT_SECONDS = {"engine": 55, "strategies": 15}
 # numba's compiler makes millions of short-lived objects; with Python's default thresholds the
 # collector scans the growing heap over and over, about a tenth of a cold compile. These thresholds
 # keep that to a few seconds for about 80 MB more peak memory (docs/performance.md).
