@@ -204,7 +204,6 @@ def cmd_rules(args: argparse.Namespace) -> None:
 
 def cmd_play(args: argparse.Namespace) -> None:
     from .experiment import Experiment
-    from .stats import win_rates
 
     v = _setup(args)
     if args.hands and not args.out:
@@ -212,14 +211,14 @@ def cmd_play(args: argparse.Namespace) -> None:
     job = make_job(v, args.strategy, args.seed)
     with Experiment([job], args.games, [args.out] if args.out else None, hands=args.hands, workers=args.workers,
                     progress=_progress(args), scheduler=args.scheduler, force=args.force,
-                    describe="this command") as exp:
+                    describe="this command", per_game=False) as exp:
         print(seating_line(job), flush=True)  # once the output is checked: a refusal prints one line only
         _say_resumed(exp, args)
         exp.advance()
-    g = exp.frame(0, args.games)
-    print(win_rates(g).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    print(f"{len(g)} games, {int(g.n_hands.sum())} hands, {int(g.capped_hands.sum())} hands ended by the turn cap, "
-          f"{int(g.capped_game.sum())} games by the hand cap, {exp.wall:.2f} s"
+    t = exp.totals(0)  # running totals: nothing is kept per game, so memory stays flat at any size
+    print(exp.win_rates(0).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    print(f"{args.games} games, {t['n_hands']} hands, {t['capped_hands']} hands ended by the turn cap, "
+          f"{t['capped_game']} games by the hand cap, {exp.wall:.2f} s"
           + (f"; results in {args.out}" if args.out else ""))
 
 

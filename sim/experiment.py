@@ -1,6 +1,7 @@
 """Experiments at scale: the games of one or more jobs, played in chunks that go to disk as they
 finish (sim.store), resumed where a stopped run left off, and kept in memory only as the few
-columns statistics need (the winner and the final scores), so memory stays flat however many games.
+columns the statistics on deals need (the winner and the final scores: 9 bytes a game at two sides),
+or, for `play` and `profile`, as running totals alone, so memory stays flat however many games.
 
 Every playing command and API call goes through `Experiment`: `play`, `compare` (with or without a
 sequential test), `tournament` and `sweep`.
@@ -14,7 +15,7 @@ import platform
 import subprocess
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,86 @@ from .runner import (
     resolve_workers,
     whole_number,
 )
-from .stats import Moments, PairValues, concat_pair_values, pair_values, summarize_pairs
+from .stats import Moments, PairValues, pair_values, summarize_pairs
 from .store import PLAY, RunFolder, open_run
 
 NO_WINNER = -1
-COUNT_COLUMNS = ("n_hands", "capped_hands", "capped_game")  # kept per game besides winner and scores
-PAIR_BLOCK = 120_000  # games whose pair values are computed at once (rounded up to whole deals)
+COUNT_COLUMNS = ("n_hands", "capped_hands", "capped_game")  # summed as games finish (Totals)
+# games whose pair values are computed at once (rounded up to whole deals): about 300 bytes a game of
+# temporaries, so a few MB a block (120,000 games took 36 MB, which a million-game compare went over 300 MB with)
+PAIR_BLOCK = 16_384
+HANDS_TASK = 512  # games a chunk at most when the hands are recorded (about 1,800 hands; 4,096 games took 390 MB)
+
+
+class Played:
+    """The games of a job played so far, as sorted disjoint ranges [a, b): held by the ranges (a
+    handful, as parts finish in about their order), never by the games."""
+
+    def __init__(self) -> None:
+        self.ranges: list[tuple[int, int]] = []
+
+    def add(self, a: int, b: int) -> None:
+        merged: list[tuple[int, int]] = []
+        for x, y in sorted([*self.ranges, (a, b)]):
+            if merged and x <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], y))
+            else:
+                merged.append((x, y))
+        self.ranges = merged
+
+    @property
+    def total(self) -> int:
+        return sum(b - a for a, b in self.ranges)
+
+    def count(self) -> int:
+        """Games 0..k-1 all played: k."""
+        return self.ranges[0][1] if self.ranges and self.ranges[0][0] == 0 else 0
+
+    def gaps(self, target: int) -> list[tuple[int, int]]:
+        """The ranges below `target` not played yet."""
+        out, at = [], 0
+        for a, b in self.ranges:
+            if a >= target:
+                break
+            if a > at:
+                out.append((at, a))
+            at = max(at, b)
+        if at < target:
+            out.append((at, target))
+        return out
+
+
+@dataclass
+class Totals:
+    """A job's games summed as they finish, per rotation of the seating (`r`, the game's index modulo
+    the sides) and side (`s`): what `play` prints, whatever the number of games, in a few numbers."""
+
+    games: np.ndarray  # [r]
+    wins: np.ndarray  # [r, s]
+    score: np.ndarray  # [r, s], summed exactly
+    counts: np.ndarray  # [COUNT_COLUMNS]
+
+    @classmethod
+    def empty(cls, sides: int) -> Totals:
+        return cls(np.zeros(sides, np.int64), np.zeros((sides, sides), np.int64), np.zeros((sides, sides), np.int64),
+                   np.zeros(len(COUNT_COLUMNS), np.int64))
+
+    def add(self, game: np.ndarray, winner: np.ndarray, scores: np.ndarray, counts: np.ndarray) -> None:
+        sides = len(self.games)
+        rot = game % sides
+        self.games += np.bincount(rot, minlength=sides)
+        for s in range(sides):
+            self.wins[:, s] += np.bincount(rot[winner == s], minlength=sides)
+            for r in range(sides):
+                self.score[r, s] += int(scores[rot == r, s].sum(dtype=np.int64))
+        self.counts += counts.sum(axis=0, dtype=np.int64)
+
+
+def release_arrow() -> None:
+    """Hand back to the system what Arrow's memory pool kept from writing parts (about 10 MB)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
 
 
 def strategy_code(job: Job) -> list[str]:
@@ -115,7 +190,8 @@ class Experiment:
     def __init__(self, jobs: Sequence[Job], budget: int, outs: Sequence[str | Path | None] | None = None,
                  hands: bool = False, keep_rows: bool = False, workers: int = 0, chunk: int = MAX_TASK,
                  progress: Progress = None, scheduler: Any = None, force: bool = False,
-                 describe: str = "", parents: bool = False, pool: Pool | None = None, command: str = PLAY) -> None:
+                 describe: str = "", parents: bool = False, pool: Pool | None = None, command: str = PLAY,
+                 per_game: bool = True) -> None:
         whole_number("games", budget)
         resolve_workers(workers)
         check_progress(progress)
@@ -123,7 +199,9 @@ class Experiment:
         self.budget = budget
         self.hands = hands
         self.keep_rows = keep_rows
-        self.workers, self.chunk, self.progress = workers, chunk, progress
+        # a chunk's hands are about 1.5 kB a hand and its tables several times that: with hands, chunks of
+        # HANDS_TASK games keep the main process (and each worker's table of hands) small
+        self.workers, self.chunk, self.progress = workers, min(chunk, HANDS_TASK) if hands else chunk, progress
         # the cluster is reached, and its workers checked, before any folder is touched or game played
         self.scheduler = dask_client(scheduler) if scheduler is not None else None
         self._own_client = scheduler is not None and self.scheduler is not scheduler
@@ -140,16 +218,19 @@ class Experiment:
             if self.scheduler is not None and scheduler is not self.scheduler:
                 self.scheduler.close()
             raise
-        self.have = [np.zeros(budget, bool) for _ in self.jobs]
-        self.winner = [np.full(budget, NO_WINNER, np.int8) for _ in self.jobs]
-        self.scores = [np.zeros((budget, j.variant.n_sides), np.int32) for j in self.jobs]
-        # hands, hands ended by the turn cap, games ended by the hand cap: the summary a run prints
-        self.counts = [np.zeros((budget, len(COUNT_COLUMNS)), np.int16) for _ in self.jobs]
+        self.played_ranges = [Played() for _ in self.jobs]
+        self.sums = [Totals.empty(j.variant.n_sides) for j in self.jobs]
+        # per game, for the statistics on deals (`per_game`; `play` needs only the totals): the winner and
+        # the scores, 9 bytes a game at two sides
+        self.per_game = per_game
+        n = budget if per_game else 0
+        self.winner = [np.full(n, NO_WINNER, np.int8) for _ in self.jobs]
+        self.scores = [np.zeros((n, j.variant.n_sides), np.int32) for j in self.jobs]
         self.rows: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in self.jobs]
         for i, f in enumerate(self.folders):
             if f is not None and f.done:
                 self._load(i, f)
-        self.resumed = [int(h.sum()) for h in self.have]
+        self.resumed = [p.total for p in self.played_ranges]
         self.played = 0
         self.wall = 0.0
         self._bar: tuple[Any, Any] | None = None
@@ -171,27 +252,25 @@ class Experiment:
             raise ValueError("keep_rows is for runs without a folder")
         sides = self.jobs[i].variant.n_sides
         score_cols = [f"score_{s}" for s in range(sides)]
-        for path in f.parts():
+        for (a, b), path in zip(f.done, f.parts(), strict=True):
+            if a >= self.budget:
+                continue
             t = pq.read_table(path, columns=["game", "winner_side", *score_cols, *COUNT_COLUMNS])
             g = t.column("game").to_numpy()
             keep = g < self.budget
             g = g[keep]
-            self.have[i][g] = True
-            self.winner[i][g] = t.column("winner_side").to_numpy()[keep]
-            for s, c in enumerate(score_cols):
-                self.scores[i][g, s] = t.column(c).to_numpy()[keep]
-            for c, name in enumerate(COUNT_COLUMNS):
-                self.counts[i][g, c] = t.column(name).to_numpy()[keep]
+            winner = t.column("winner_side").to_numpy()[keep]
+            scores = np.stack([t.column(c).to_numpy()[keep] for c in score_cols], axis=1)
+            counts = np.stack([t.column(c).to_numpy()[keep] for c in COUNT_COLUMNS], axis=1)
+            self.played_ranges[i].add(a, min(b, self.budget))
+            self.sums[i].add(g, winner, scores, counts)
+            if self.per_game:
+                self.winner[i][g] = winner
+                self.scores[i][g] = scores
 
     def missing(self, target: int) -> list[tuple[int, int, int]]:
         """(job, first game, count) of every game below `target` not played yet."""
-        out = []
-        for i, have in enumerate(self.have):
-            h = np.concatenate([[True], have[:target], [True]]).astype(np.int8)
-            starts = np.flatnonzero(np.diff(h) == -1)
-            ends = np.flatnonzero(np.diff(h) == 1)
-            out += [(i, int(a), int(b - a)) for a, b in zip(starts, ends, strict=True)]
-        return out
+        return [(i, a, b - a) for i, p in enumerate(self.played_ranges) for a, b in p.gaps(target)]
 
     def _start(self) -> None:
         todo = sum(n for _, _, n in self.missing(self.budget))
@@ -221,6 +300,7 @@ class Experiment:
                 self._take(i, g0, g, h)
         finally:
             self.wall += time.perf_counter() - t0
+            release_arrow()  # what writing the parts left in Arrow's pool, before the statistics are read
             if self._pool.broken:
                 self._pool = Pool(resolve_workers(self.workers))
                 self._own_pool = True
@@ -231,19 +311,32 @@ class Experiment:
         job = self.jobs[i]
         n = len(g)
         f = self.folders[i]
+        hands = hands_frame(job, h) if self.hands and (f is not None or self.reads_hands) else None
         if f is not None:
             if i not in self._part_meta:  # once per job: the code version asks git, the machine the system
                 self._part_meta[i] = {**metadata(job, self.budget, 0.0), "code_version": self._code,
                                       "machine": self._machine}
-            f.write(g0, games_frame(job, g), hands_frame(job, h) if self.hands else None, self._part_meta[i])
+            f.write(g0, games_frame(job, g), hands, self._part_meta[i])
+        if hands is not None and self.reads_hands:
+            self.take_hands(i, hands)  # the one hands table of the chunk, written and read alike
+        del hands
         if self.keep_rows:
             self.rows[i].append((g0, g, h))
-        sl = slice(g0, g0 + n)
-        self.have[i][sl] = True
-        self.winner[i][sl] = g[:, L.G_WINNER]
-        self.scores[i][sl] = g[:, L.G_SCORE:L.G_SCORE + job.variant.n_sides]
-        self.counts[i][sl] = g[:, [L.G_NHANDS, L.G_CAPPED_HANDS, L.G_CAPPED_GAME]]
+        winner = g[:, L.G_WINNER]
+        scores = g[:, L.G_SCORE:L.G_SCORE + job.variant.n_sides]
+        counts = g[:, [L.G_NHANDS, L.G_CAPPED_HANDS, L.G_CAPPED_GAME]]
+        self.played_ranges[i].add(g0, g0 + n)
+        self.sums[i].add(np.arange(g0, g0 + n), winner, scores, counts)
+        if self.per_game:
+            sl = slice(g0, g0 + n)
+            self.winner[i][sl] = winner
+            self.scores[i][sl] = scores
         self.played += n
+
+    reads_hands = False  # a subclass that reads each chunk's hands table (take_hands) sets it
+
+    def take_hands(self, i: int, hands: pd.DataFrame) -> None:
+        """Job `i`'s hands table of a finished chunk, for a subclass that reads it (sim.profile)."""
 
     def close(self) -> None:
         """Close the progress display and record this session (wall time, games played) in each folder."""
@@ -271,8 +364,10 @@ class Experiment:
         return np.concatenate([r[1] for r in rows]), np.concatenate([r[2] for r in rows])
 
     def release(self) -> None:
-        """Let the per-game columns go once the statistics are read (a report's chart comes after)."""
-        self.have, self.winner, self.scores, self.counts = [], [], [], []
+        """Let the per-game columns go once the statistics are read (a report's chart comes after, and
+        matplotlib takes 30 MB)."""
+        self.winner, self.scores = [], []
+        release_arrow()
 
     def __enter__(self) -> Experiment:
         return self
@@ -282,22 +377,30 @@ class Experiment:
 
     def count(self, i: int = 0) -> int:
         """Games 0..k-1 all played: k."""
-        miss = np.flatnonzero(~self.have[i])
-        return int(miss[0]) if len(miss) else self.budget
+        return min(self.played_ranges[i].count(), self.budget)
 
     def pair_values(self, i: int, a: str, b: str, upto: int,
                     labels: Sequence[str] | None = None) -> tuple[PairValues, tuple[Moments, Moments]]:
         """A's per-deal values against B over games 0..upto-1, and the moments of its per-game values,
-        computed a block of deals at a time: a million games never stand in memory as one table."""
+        computed a block of deals at a time into arrays of the deals made once: a million games never
+        stand in memory as one table, nor their deals twice (as a concatenation of the blocks would)."""
         rot = self.jobs[i].variant.n_sides
         step = -(-PAIR_BLOCK // rot) * rot
-        parts, gx, gm = [], Moments(0, 0.0, 0.0), Moments(0, 0.0, 0.0)
+        n = -(-upto // rot)
+        deal_ids, deal_x, deal_margin = np.empty(n, np.int64), np.empty(n), np.empty(n)
+        at, gx, gm = 0, Moments(0, 0.0, 0.0), Moments(0, 0.0, 0.0)
+        pv = None
         for g in range(0, upto, step):
             pv = pair_values(self.frame(i, upto=min(g + step, upto), labels=labels, start=g), a, b)
             gx, gm = gx + Moments.of(pv.game_x), gm + Moments.of(pv.game_margin)
-            none = np.zeros(0)
-            parts.append(replace(pv, game_ids=none, game_x=none, game_margin=none))
-        return concat_pair_values(parts), (gx, gm)
+            k = len(pv.deal_ids)
+            deal_ids[at:at + k], deal_x[at:at + k], deal_margin[at:at + k] = pv.deal_ids, pv.deal_x, pv.deal_margin
+            at += k
+        if pv is None:
+            raise ValueError(f"no games to read the pair from (upto={upto})")
+        none = np.zeros(0)
+        return replace(pv, deal_ids=deal_ids[:at], deal_x=deal_x[:at], deal_margin=deal_margin[:at], game_ids=none,
+                       game_x=none, game_margin=none), (gx, gm)
 
     def summary(self, i: int, a: str, b: str, upto: int, labels: Sequence[str] | None = None,
                 confidence: float = 0.95) -> dict[str, Any]:
@@ -310,19 +413,28 @@ class Experiment:
         """The compact games table of job `i`, games 0..upto-1: game, deal, winner_side, score_i and
         strategy_i (categorical), the columns statistics read. `labels`, one per side of the base
         seating, renames them (a sweep calls its sides "row" and "opponent" whatever the strategies)."""
-        job = self.jobs[i]
-        v = job.variant
+        if not self.per_game:
+            raise ValueError("this experiment keeps totals only (per_game=False): no table of its games")
+        v = self.jobs[i].variant
         n = self.count(i) if upto is None else upto
         sl = slice(start, n)
         game = np.arange(start, n, dtype=np.int64)
         df = pd.DataFrame({"game": game, "deal": game // v.n_sides, "winner_side": self.winner[i][sl]})
-        for c, name in enumerate(COUNT_COLUMNS):
-            df[name] = self.counts[i][sl, c]
-        df["capped_game"] = df["capped_game"].astype(bool)
         for s in range(v.n_sides):
             df[f"score_{s}"] = self.scores[i][sl, s]
+        cats, code = self._side_codes(i, labels)
+        rot = game % v.n_sides
+        for s in range(v.n_sides):
+            df[f"strategy_{s}"] = pd.Categorical.from_codes(code[:, s].astype(np.int8)[rot], cats)
+        return df
+
+    def _side_codes(self, i: int, labels: Sequence[str] | None) -> tuple[list[str], np.ndarray]:
+        """The strategy labels (sorted) and, per rotation of the seating and side, the index of the side's
+        label: `labels`, one per side of the base seating, rename them (Experiment.frame)."""
         from .results import side_labels
 
+        job = self.jobs[i]
+        v = job.variant
         if labels is None:
             per_rot = [side_labels(job, r) for r in range(v.n_sides)]
         else:  # rotate the seats as the engine does (Job.seat_labels), then read each side's first seat
@@ -331,11 +443,34 @@ class Experiment:
             base = [labels[v.seat_side(p)] for p in range(v.players)]
             per_rot = [[base[(side[0] - r) % v.players] for side in v.sides] for r in range(v.n_sides)]
         cats = sorted({x for row in per_rot for x in row})
-        rot = game % v.n_sides
-        for s in range(v.n_sides):
-            codes = np.array([cats.index(per_rot[r][s]) for r in range(v.n_sides)], np.int8)[rot]
-            df[f"strategy_{s}"] = pd.Categorical.from_codes(codes, cats)
-        return df
+        return cats, np.array([[cats.index(x) for x in row] for row in per_rot], np.int64)
+
+    def win_rates(self, i: int = 0, labels: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
+        """sim.stats.win_rates of job `i`'s games played (`labels` as in `frame`), from the running totals:
+        no table of every game is made (the long form of 200,000 games alone took 60 MB)."""
+        from .stats import wilson
+
+        cats, code = self._side_codes(i, labels)
+        t = self.sums[i]
+        games = np.zeros(len(cats), np.int64)
+        wins = np.zeros(len(cats), np.int64)
+        score = np.zeros(len(cats), np.int64)
+        for (r, s), k in np.ndenumerate(code):
+            games[k] += t.games[r]
+            wins[k] += t.wins[r, s]
+            score[k] += t.score[r, s]
+        rows = []
+        for k, label in enumerate(cats):
+            if games[k]:
+                lo, hi = wilson(int(wins[k]), int(games[k]), confidence)
+                rows.append({"strategy": label, "games": int(games[k]), "wins": int(wins[k]),
+                             "win_rate": wins[k] / games[k], "ci_low": lo, "ci_high": hi,
+                             "mean_score": score[k] / games[k]})
+        return pd.DataFrame(rows)
+
+    def totals(self, i: int = 0) -> dict[str, int]:
+        """Job `i`'s games played, summed: hands, hands ended by the turn cap, games ended by the hand cap."""
+        return {name: int(n) for name, n in zip(COUNT_COLUMNS, self.sums[i].counts, strict=True)}
 
     def run_meta(self, i: int = 0) -> dict[str, Any]:
         """The DESIGN metadata record of job `i` for the games played so far."""

@@ -135,10 +135,12 @@ def job_labels(job: Job) -> list[str]:
 def tally_hands(job: Job, hands: pd.DataFrame, tallies: dict[str, Tally], upto: int) -> None:
     """Add the hands of some finished games (the hands table's rows, docs/results.md) of games
     0..upto-1 to each strategy's tally."""
-    hands = hands[hands["game"].to_numpy() < upto]
+    ns = job.variant.n_sides
+    wanted = ["game", "turns", "reason", "out_side"] + [f"{c}_{s}" for s in range(ns) for c in (
+        *(f"{k}_canastas" for k in KINDS), *L.SIDE_COUNTS, "total")]
+    hands = hands.loc[hands["game"].to_numpy() < upto, wanted]  # the columns read: a copy of 30, not of 190
     if hands.empty:
         return
-    ns = job.variant.n_sides
     per_rot = rotation_labels(job)
     rot = hands["game"].to_numpy() % ns
     reason = hands["reason"].astype(str).to_numpy()
@@ -172,7 +174,7 @@ class ProfileRun(Experiment):
 
     def __init__(self, jobs: Sequence[Job], budget: int, outs: Sequence[Path] | None,
                  tallies: list[dict[str, Tally]], **kwargs: Any) -> None:
-        super().__init__(jobs, budget, outs, hands=True, **kwargs)
+        super().__init__(jobs, budget, outs, hands=True, per_game=False, **kwargs)  # the tallies are all it reads
         self.tallies = tallies
         import pyarrow.parquet as pq
 
@@ -181,11 +183,10 @@ class ProfileRun(Experiment):
                 for part in f.parts(hands=True):
                     tally_hands(self.jobs[i], pq.read_table(part).to_pandas(), self.tallies[i], budget)
 
-    def _take(self, i: int, g0: int, g: np.ndarray, h: np.ndarray) -> None:
-        from .results import hands_frame
+    reads_hands = True
 
-        super()._take(i, g0, g, h)
-        tally_hands(self.jobs[i], hands_frame(self.jobs[i], h), self.tallies[i], self.budget)
+    def take_hands(self, i: int, hands: pd.DataFrame) -> None:
+        tally_hands(self.jobs[i], hands, self.tallies[i], self.budget)
 
 
 def profile(variant: str | Variant, strategies: str | StrategySpec | StrategyChoice

@@ -121,7 +121,8 @@ def play(variant: str | Variant, strategies: str | StrategySpec | StrategyChoice
 
     job = make_job(variant, strategies, seed, check)
     with Experiment([job], games, [out] if out is not None else None, hands=hands, keep_rows=out is None,
-                    workers=workers, chunk=chunk, progress=progress, scheduler=scheduler, force=force) as exp:
+                    workers=workers, chunk=chunk, progress=progress, scheduler=scheduler, force=force,
+                    per_game=False) as exp:
         exp.advance()
     if out is not None:
         return read(out, games)

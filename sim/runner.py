@@ -202,7 +202,8 @@ PROGRESS_SECONDS = 0.5  # with a progress display, an in-process chunk of games 
 TASKS_PER_WORKER = 8  # a pool's work is cut into about this many tasks per worker: all busy to the end
 MIN_TASK = 64  # games; smaller tasks cost more in handing out than they play
 MAX_TASK = 4096  # games; a finished task is a part on disk, so a kill loses at most this much per worker
-POOL_MIN_GAMES = 256  # fewer games than this are played in this process: a pool costs more than it gives
+POOL_MIN_GAMES = 256  # fewer games are played in this process when it holds the engine: a pool costs more
+PROGRESS_FIRST = 8  # games; with a progress display, the first update comes after at most this many
 
 
 def cpu_count() -> int:
@@ -219,9 +220,22 @@ def resolve_workers(workers: int) -> int:
     return workers or cpu_count()
 
 
+def engine_here() -> bool:
+    """Whether this process already holds the compiled engine (an earlier run in it loaded it: a
+    notebook's, a test's), so that a handful of games costs nothing more to play here."""
+    from .engine.game import play_batch_nb
+
+    overloads = getattr(play_batch_nb, "overloads", None)  # None: numba's JIT is off, nothing to load
+    return overloads is None or bool(overloads)
+
+
 def in_workers(workers: int, scheduler: Any, games: int) -> bool:
-    """Whether `games` are played by other processes (a pool or a cluster) rather than this one."""
-    return scheduler is not None or (resolve_workers(workers) > 1 and games >= POOL_MIN_GAMES)
+    """Whether `games` are played by other processes (a pool or a cluster) rather than this one,
+    whatever the number of `workers`: one worker is a process of its own too. This process, which
+    writes the parts and keeps the statistics, loads the compiled engine (about 60 MB, which took a
+    run with --workers 1, or of a handful of games, over 300 MB) only to play a handful of games
+    (under POOL_MIN_GAMES) when it already holds it: a pool costs them more than it gives."""
+    return scheduler is not None or games >= POOL_MIN_GAMES or not engine_here()
 
 
 def check_progress(progress: Progress) -> None:
@@ -257,8 +271,12 @@ def split_tasks(ranges: Sequence[Task], size: int) -> list[Task]:
     return [(i, a, n) for i, g0, m in ranges for a, n in chunks(m, size, g0)]
 
 
-def pool_task_size(total: int, workers: int, chunk: int) -> int:
-    return max(MIN_TASK, min(chunk, MAX_TASK, -(-total // (TASKS_PER_WORKER * workers))))
+def pool_task_size(total: int, workers: int, chunk: int, progress: bool = False) -> int:
+    """Games a task: about TASKS_PER_WORKER tasks a worker. A handful of games played in a pool (this
+    process does not hold the engine) with a progress display go in tasks as small as the first
+    update's, so the display moves."""
+    least = PROGRESS_FIRST if progress and total < POOL_MIN_GAMES else MIN_TASK
+    return max(least, min(chunk, MAX_TASK, -(-total // (TASKS_PER_WORKER * workers))))
 
 
 def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, chunk: int = 2000,
@@ -281,7 +299,7 @@ def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, c
             yield from _in_process(i, jobs[i], g0, n, chunk, want_hands, update)
         return
     workers = resolve_workers(workers)
-    tasks = split_tasks(ranges, pool_task_size(total, workers, chunk))
+    tasks = split_tasks(ranges, pool_task_size(total, workers, chunk, update is not None))
     own = pool is None
     if own:
         pool = Pool(min(workers, len(tasks)))
@@ -333,7 +351,7 @@ def _in_process(i: int, job: Job, g0: int, n_games: int, chunk: int, want_hands:
                 update: Callable[[int], Any] | None) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     """Chunks of `chunk` games; with a progress display, chunks sized to last about PROGRESS_SECONDS."""
     at, end = g0, g0 + n_games
-    size = min(chunk, MAX_TASK) if update is None else min(chunk, 8)
+    size = min(chunk, MAX_TASK) if update is None else min(chunk, PROGRESS_FIRST)
     while at < end:
         n = min(size, end - at)
         t = time.perf_counter()

@@ -108,11 +108,8 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
         rec["strategy"] = c.label
         sides = one_against_rest(v, "row", "opponent")
         h2h = exp.summary(k, "row", "opponent", budget, labels=sides, confidence=CONFIDENCE)
-        frame = exp.frame(k, budget, labels=sides)
-        won = np.zeros(budget, bool)
-        for s in range(v.n_sides):
-            won |= (frame["winner_side"].to_numpy() == s) & (frame[f"strategy_{s}"] == "row").to_numpy()
-        rec.update({"games": budget, "wins": int(won.sum())})
+        rates = exp.win_rates(k, labels=sides)  # from the running totals: no table of the row's games
+        rec.update({"games": budget, "wins": int(rates.loc[rates["strategy"] == "row", "wins"].sum())})
         rec.update({k2: h2h[k2] for k2 in SWEEP_COLUMNS})
         out_rows.append(rec)
     df = pd.DataFrame(out_rows)

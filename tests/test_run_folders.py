@@ -1,13 +1,15 @@
 """Issue 24: a folder belongs to the command that wrote it. Every command that writes a folder (play,
 compare, tournament, sweep, profile, report) records what it holds; every other command refuses that
 folder with one line naming the folder and its command, unless --force, before any game and losing
-nothing; the same command again resumes it. Nothing is ever written inside a run folder."""
+nothing; the same command again resumes it. Nothing is ever written inside a run folder. And the
+main process of a streaming run keeps no table of every game (memory stays flat)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,8 +17,13 @@ import pytest
 
 from sim.cli import main
 from sim.compare import Comparison
+from sim.experiment import Experiment, Played
 from sim.results import ResultsError, load, read
+from sim.runner import POOL_MIN_GAMES, make_job
+from sim.stats import win_rates
 from sim.store import OUTPUT_FILE, PART_RE, RUN_FILE
+
+ROOT = Path(__file__).parents[1]
 
 Cli = Callable[..., subprocess.CompletedProcess]
 GAMES = "8"  # every command's folder is made with this many games: played in this process, in moments
@@ -192,3 +199,80 @@ def test_a_run_folder_from_before_runs_named_their_command_is_play_s(written: di
 def test_load_of_a_report_folder_says_what_it_holds(written: dict[str, Path]) -> None:
     with pytest.raises(ResultsError, match="holds the reports of canasta-lab report"):
         load(written["report"])
+
+
+# --- memory: no table of every game in the main process ---------------------------------------------
+
+
+@pytest.mark.parametrize("variant,strategies,labels", [
+    ("classic-4p", ["baseline", "random"], None),
+    ("classic-3p", ["baseline", "random", "baseline:min_pile=3"], None),
+    ("classic-3p", ["baseline", "random", "random"], ["row", "opponent", "opponent"]),
+])
+def test_play_s_summary_from_running_totals_is_that_of_the_games_table(
+        variant: str, strategies: list[str], labels: list[str] | None, tmp_path: Path) -> None:
+    job = make_job(variant, strategies, 3)
+    with Experiment([job], 40, workers=1) as exp:
+        exp.advance()
+    want = win_rates(exp.frame(0, labels=labels))
+    out = tmp_path / "run"
+    for games in (25, 40):  # the totals only (as `play` keeps them), and resumed from a folder's parts
+        with Experiment([job], games, [out], workers=1, per_game=False) as totals_only:
+            totals_only.advance()
+    assert totals_only.resumed == [25]
+    table = read(out).games
+    counts = {"n_hands": int(table.n_hands.sum()), "capped_hands": int(table.capped_hands.sum()),
+              "capped_game": int(table.capped_game.sum())}
+    for e in (exp, totals_only):
+        got = e.win_rates(0, labels=labels)
+        assert got[["strategy", "games", "wins"]].equals(want[["strategy", "games", "wins"]])
+        for c in ("win_rate", "ci_low", "ci_high", "mean_score"):
+            assert got[c].to_numpy() == pytest.approx(want[c].to_numpy(), rel=1e-12), c
+        assert e.totals(0) == counts
+    with pytest.raises(ValueError, match="totals only"):
+        totals_only.frame(0)
+
+
+def test_pair_statistics_read_a_small_block_at_a_time_are_those_of_one_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sim.experiment as E
+
+    with Experiment([make_job("classic-3p", ["baseline", "random", "random"], 2)], 300, workers=1) as exp:
+        exp.advance()
+    one = exp.summary(0, "baseline", "random", 300)
+    monkeypatch.setattr(E, "PAIR_BLOCK", 7)  # blocks of 9 games: 34 blocks, the last one short
+    blocks = exp.summary(0, "baseline", "random", 300)
+    exact = ("deals", "games", "won_all", "split", "lost_all", "win_rate", "margin")
+    assert {k: blocks[k] for k in exact} == {k: one[k] for k in exact}
+    floats = [k for k, v in one.items() if isinstance(v, float)]
+    assert [blocks[k] for k in floats] == pytest.approx([one[k] for k in floats], rel=1e-9, nan_ok=True)
+
+
+def test_played_ranges_merge_and_give_the_missing_games() -> None:
+    p = Played()
+    for a, b in [(10, 20), (30, 40), (0, 5), (20, 30)]:
+        p.add(a, b)
+    assert p.ranges == [(0, 5), (10, 40)] and p.total == 35 and p.count() == 5
+    assert p.gaps(50) == [(5, 10), (40, 50)] and p.gaps(8) == [(5, 8)] and p.gaps(5) == []
+
+
+def test_the_main_process_plays_only_a_handful_of_games_and_only_when_it_already_holds_the_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sim.runner as R
+
+    monkeypatch.setattr(R, "engine_here", lambda: True)  # a notebook's or a test's process, after a run
+    assert R.in_workers(1, None, POOL_MIN_GAMES) and R.in_workers(2, None, POOL_MIN_GAMES)  # one worker too
+    assert not R.in_workers(1, None, POOL_MIN_GAMES - 1)  # a handful of games: no pool to start
+    monkeypatch.setattr(R, "engine_here", lambda: False)  # a command's fresh process
+    assert R.in_workers(1, None, 1)
+
+
+def test_a_command_s_main_process_never_loads_the_engine(tmp_path: Path) -> None:
+    """The compiled engine (about 60 MB) stays in the workers: one worker, or a handful of games, too."""
+    code = ("import sys; from sim.cli import main; from sim.runner import engine_here\n"
+            f"for n, w in ((10, '0'), (300, '1')):\n"
+            f"    assert main(['play', 'classic-2p', '-s', 'baseline', '-s', 'random', '--games', str(n), '--seed',"
+            f" '1', '--workers', w, '--quiet', '--out', {str(tmp_path)!r} + f'/run{{n}}']) == 0\n"
+            "print(engine_here())")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "False", r.stderr
+    assert len(read(tmp_path / "run300").games) == 300
