@@ -72,7 +72,7 @@ def _timed(variant: str, strategy: str, min_seconds: float, batch: int) -> tuple
 
 def cold_start(variant: str) -> float:
     """Seconds from launching a fresh interpreter with an empty compiled cache (a new install) until
-    it has played its first game: the engine and the built-in strategies compiled from scratch."""
+    it has played its first game: the engine and the strategy it plays (baseline) compiled from scratch."""
     with tempfile.TemporaryDirectory(prefix="canasta-lab-cold-") as d:
         env = {**os.environ, "NUMBA_CACHE_DIR": d}
         t0 = time.time()
