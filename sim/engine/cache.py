@@ -28,6 +28,7 @@ compiled is read from numba's own index files, never from a marker of ours.
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import hashlib
 import inspect
@@ -82,11 +83,19 @@ def source_files(root: Path = PACKAGE_ROOT) -> list[Path]:
     return engine_files(root) + sorted((root / STRATEGY_DIR).glob("*.py"))
 
 
+@functools.cache
+def _file_bytes(path: Path, mtime_ns: int, size: int) -> bytes:
+    """A source file's bytes, read once per version of it: every strategy folder's hash covers the
+    engine's files, so start-up would otherwise read each of them once per strategy module."""
+    return path.read_bytes()
+
+
 def _digest(root: Path, files: Iterable[Path], layout: str = "") -> str:
     h = hashlib.sha256(layout.encode() + _versions())
     for p in sorted(files):
+        st = p.stat()
         h.update(p.relative_to(root).as_posix().encode() + b"\0")
-        h.update(p.read_bytes() + b"\0")
+        h.update(_file_bytes(p, st.st_mtime_ns, st.st_size) + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -264,7 +273,7 @@ def configure() -> Path:
     _install_locator()
     config.CACHE_DIR = str(user)  # a user's own cached functions: numba's locator, beside ours
     CACHE_ROOT = root
-    CACHE_DIR = root / f"engine-{engine_hash()}"
+    CACHE_DIR = _FOLDERS[os.path.realpath(engine_files()[0])][0]  # the engine's folder, hashed above
     _WATCH.install()
     return CACHE_DIR
 
