@@ -16,8 +16,6 @@ its relatives) decide a Buraco game here, with the knobs that only Buraco reads.
   card can go, and not a card that extends an opponent's meld when another can go.
 Reads only the observation (sim.engine.contract), as every strategy does."""
 
-from numba import njit
-
 from sim.engine.contract import (
     DP_DISCARD,
     DP_DRAW,
@@ -65,6 +63,7 @@ from sim.engine.contract import (
     RK_JK,
     SUITS,
     seq_wild_pos,
+    strategy_jit,
 )
 
 # knob slots (strategies.library.HEURISTIC_KNOBS) this module reads; K_WILDS and K_GO_OUT are the
@@ -82,17 +81,17 @@ LATE_STOCK = 6  # this few stock cards left: the hand may end at any turn (E-BUR
 NO = -1e9  # an action the strategy never takes while another is open
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _row(obs, s, m):
     return OB_MELDS + (s * obs[OB_MAXM] + m) * NMF
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _pos_rank(pos):
     return RK_A if pos == POS_ACE_LOW or pos == POS_ACE_HIGH else pos - 1
 
 
-@njit(cache=True)
+@strategy_jit
 def fits_side_nb(obs, s, k):
     """Card k extends a sequence of side s at an end, or joins its set of k's rank."""
     if k == JOKER:
@@ -112,7 +111,7 @@ def fits_side_nb(obs, s, k):
     return False
 
 
-@njit(cache=True)
+@strategy_jit
 def hand_use_nb(obs, k):
     """What card k is worth to the hand: copies of its rank and cards of its suit within two places."""
     if k == JOKER or k // SUITS == RK_2:
@@ -128,7 +127,7 @@ def hand_use_nb(obs, k):
     return u
 
 
-@njit(cache=True)
+@strategy_jit
 def wild_fits_nb(obs):
     """A wild taken from the pile would start a meld at once: the hand holds a natural pair, or two cards
     of a suit within two places. (Onto a meld it waits for a canasta, or for nothing under `bu_clean`: a
@@ -144,7 +143,7 @@ def wild_fits_nb(obs):
     return False
 
 
-@njit(cache=True)
+@strategy_jit
 def melds_with_hand_nb(obs, k):
     """Card k makes a new meld with cards held: two of its rank (a set), or two of its suit beside it
     (a sequence of three)."""
@@ -166,7 +165,7 @@ def melds_with_hand_nb(obs, k):
     return False
 
 
-@njit(cache=True)
+@strategy_jit
 def _draw_nb(obs, opts, n, prm):
     """BU-D1: take the pile when it is big enough, or when its top card is laid at once (it fits a meld of
     the side, or makes one with the hand); else draw, so that the stock keeps running down."""
@@ -192,7 +191,7 @@ def _draw_nb(obs, opts, n, prm):
     return 1 - take
 
 
-@njit(cache=True)
+@strategy_jit
 def _lead_nb(obs):
     """Own score minus the best other side's, before this hand."""
     s = obs[OB_SIDE]
@@ -203,7 +202,7 @@ def _lead_nb(obs):
     return obs[OB_SCORE + s] - best
 
 
-@njit(cache=True)
+@strategy_jit
 def _table_lead_nb(obs):
     """Own table (melded points) minus the best other side's this hand."""
     s = obs[OB_SIDE]
@@ -220,7 +219,7 @@ def _table_lead_nb(obs):
     return own - best
 
 
-@njit(cache=True)
+@strategy_jit
 def _meld_score_nb(R, obs, opts, i, prm):
     """BU-D2 to BU-D4: what one meld action is worth; <= 0: rather stop."""
     s = obs[OB_SIDE]
@@ -275,7 +274,7 @@ def _meld_score_nb(R, obs, opts, i, prm):
     return v
 
 
-@njit(cache=True)
+@strategy_jit
 def _discard_nb(R, obs, opts, n, prm):
     """BU-D5: the card least useful to the hand, never a wild or a card that extends an opponent's meld
     while another can go; higher values first among equals (cards held at the end count against)."""
@@ -298,7 +297,7 @@ def _discard_nb(R, obs, opts, n, prm):
     return best
 
 
-@njit(cache=True)
+@strategy_jit
 def buraco_decide_nb(R, obs, opts, n, prm):
     """The heuristic's decision at a Buraco decision point."""
     dp = obs[OB_DP]

@@ -10,8 +10,6 @@ going-out search, run on the observation), only actions that keep that possible 
 opening is being laid, only actions after which the minimum can still be reached are taken.
 """
 
-from numba import njit
-
 from sim.engine.cards import is_black3_nb, is_natural_meld_rank_nb, is_red3_nb, is_wild_rank_nb, rank_of_nb
 from sim.engine.contract import (
     ANSWER_YES,
@@ -101,6 +99,7 @@ from sim.engine.contract import (
     RK_JK,
     TAKE_M2,
     TAKE_M3,
+    strategy_jit,
 )
 from sim.engine.goout import (
     W_BAN,
@@ -154,12 +153,12 @@ WORK = W_LEN  # slots of one going-out work area (sim.engine.goout)
 KEEP_CARDS = 2  # an opening that does not go out leaves at least this many cards (one to discard, §1.7)
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _meld_base_nb(obs, s, m):
     return OB_MELDS + (s * obs[OB_MAXM] + m) * NMF
 
 
-@njit(cache=True)
+@strategy_jit
 def table_value_nb(R, obs, t):
     """Side t's score this hand so far as anyone can count it: melded cards, canasta bonuses and
     red threes (the cards still in hands are unknown)."""
@@ -172,7 +171,7 @@ def table_value_nb(R, obs, t):
     return v
 
 
-@njit(cache=True)
+@strategy_jit
 def threatened_nb(R, obs):
     """An opponent side has the canastas to go out and one of its players few enough cards."""
     s = obs[OB_SIDE]
@@ -184,13 +183,13 @@ def threatened_nb(R, obs):
     return False
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def long_hand_nb(obs):
     """A hand of LONG_HAND turns: play to end it (go out when able, take any pile, lay everything)."""
     return obs[OB_TURN] >= LONG_HAND
 
 
-@njit(cache=True)
+@strategy_jit
 def may_go_out_nb(R, obs, prm):
     """The go_out knob: going out now is wanted (as soon as legal, or ahead by M, or threatened)."""
     m = prm[K_GO_OUT]
@@ -209,7 +208,7 @@ def may_go_out_nb(R, obs, prm):
     return mine - best >= m
 
 
-@njit(cache=True)
+@strategy_jit
 def canastas_wanted_nb(R, obs, prm):
     """Canastas the side wants before going out: the canastas knob, or the rules' minimum when a
     "yes" binds the player or an opponent threatens to go out."""
@@ -220,7 +219,7 @@ def canastas_wanted_nb(R, obs, prm):
     return k if k > need else need
 
 
-@njit(cache=True)
+@strategy_jit
 def kinds_ok_nb(R, obs):
     """The side has a canasta of every kind going out needs (Pennies, Railroad: goout.kinds_to_go_out_nb)."""
     req = kinds_to_go_out_nb(R)
@@ -231,7 +230,7 @@ def kinds_ok_nb(R, obs):
     return True
 
 
-@njit(cache=True)
+@strategy_jit
 def brings_foot_nb(R, obs, o):
     """Meld action o completes a canasta that brings the player's own face-down foot (Pennies R-95,
     Railroad R-114)."""
@@ -250,13 +249,13 @@ def brings_foot_nb(R, obs, o):
     return (foot_kinds_nb(R) >> kind) & 1 != 0
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def lacks_kind_nb(R, obs, kind):
     """Going out needs a canasta of `kind` (Pennies, Railroad) and the own side has none yet."""
     return (kinds_to_go_out_nb(R) >> kind) & 1 != 0 and obs[OB_CANK + obs[OB_SIDE] * NCK + kind] == 0
 
 
-@njit(cache=True)
+@strategy_jit
 def wild_completion_nb(R, obs, o):
     """Where melds close at seven (Pennies, Railroad): the kind of canasta that wild action o (a wild
     added to a rank meld) leads to this turn, the meld completed with the naturals and wilds still
@@ -283,7 +282,7 @@ def wild_completion_nb(R, obs, o):
     return completed_kind_nb(R, r, R[R_CANASTA] - wl, wl, 0)
 
 
-@njit(cache=True)
+@strategy_jit
 def kinds_score_nb(R, obs, o, prm):
     """Where going out needs one canasta of each of several kinds (Pennies, Railroad) and players have a
     face-down foot or kitty: once the side has its mixed canasta, the wild canasta is built from wilds
@@ -310,7 +309,7 @@ def kinds_score_nb(R, obs, o, prm):
     return v
 
 
-@njit(cache=True)
+@strategy_jit
 def opening_needed_nb(R, obs):
     """Initial-meld value a going out must still lay (as the engine's opening_still_needed_nb)."""
     if obs[OB_MELDED] != 0:
@@ -321,7 +320,7 @@ def opening_needed_nb(R, obs):
     return obs[OB_REQ] - pend
 
 
-@njit(cache=True)
+@strategy_jit
 def load_goout_nb(R, obs, w):
     """The engine's going-out work area from the observation: own hand and own open rank melds, the
     card taken from the top this turn that may not be the discard (R-54), the side's canasta kinds and
@@ -358,7 +357,7 @@ def load_goout_nb(R, obs, w):
                 w[W_MW + r] = obs[mb + F_TWO]
 
 
-@njit(cache=True)
+@strategy_jit
 def lone_cards_nb(obs):
     """Natural ranks held once with no own meld to lay them on: each must be the final discard, so
     two of them rule out going out this turn (a cheap exact test before the search)."""
@@ -370,7 +369,7 @@ def lone_cards_nb(obs):
     return lone
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def cards_laid_nb(o):
     """Cards a meld action takes from the hand."""
     t = o[0]
@@ -383,7 +382,7 @@ def cards_laid_nb(o):
     return 0
 
 
-@njit(cache=True)
+@strategy_jit
 def action_value_nb(R, obs, o):
     """Card value a meld action lays (it counts towards an opening)."""
     t = o[0]
@@ -398,7 +397,7 @@ def action_value_nb(R, obs, o):
     return 0
 
 
-@njit(cache=True)
+@strategy_jit
 def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
     """After meld action o, can the hand still go out this turn with `need` canastas? (w holds the
     position before the action; w2 is work space.)"""
@@ -464,7 +463,7 @@ def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
     return can_go_out_w_nb(R, w2, ncan, need, left)
 
 
-@njit(cache=True)
+@strategy_jit
 def opening_reach_nb(R, obs, o, h, scratch, free):
     """Most value the hand can still lay this turn after opening action o, laying at most `free`
     more cards, counting the melds already pending (every own meld is pending while the side has
@@ -521,7 +520,7 @@ def opening_reach_nb(R, obs, o, h, scratch, free):
     return extra + max_meld_value_nb(R, h, trank, slots, scratch)
 
 
-@njit(cache=True)
+@strategy_jit
 def _best_singles_nb(R, obs, h, newr, slots, free):
     """Most value of at most `free` cards laid one at a time onto the melds (too few for a new
     meld): naturals of their ranks, and wilds while the melds have room. Consumes h."""
@@ -550,7 +549,7 @@ def _best_singles_nb(R, obs, h, newr, slots, free):
     return total
 
 
-@njit(cache=True)
+@strategy_jit
 def hand_points_nb(R, obs):
     v = 0
     for r in range(NR):
@@ -558,7 +557,7 @@ def hand_points_nb(R, obs):
     return v
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _top_score_nb(obs, k, mode, meld_mode):
     """Taking the top discard alone instead of drawing (R-54): a known card against an unknown one, worth
     it (`useful`) once the side has opened, when the card joins an own meld or makes a meld with two
@@ -581,7 +580,7 @@ def _top_score_nb(obs, k, mode, meld_mode):
     return -2.0
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _draw_score_nb(R, obs, o, prm):
     t = o[0]
     if t == O_DRAW:
@@ -601,7 +600,7 @@ def _draw_score_nb(R, obs, o, prm):
     return v
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _wild_meld_score_nb(obs, jokers, mode):
     """Starting the side's wild meld (Boat, R-35): once holding `wild_meld` wild cards, jokers first
     (a big wild canasta needs more jokers than twos)."""
@@ -611,7 +610,7 @@ def _wild_meld_score_nb(obs, jokers, mode):
     return 60.0 + 5.0 * jokers
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _wild_add_score_nb(R, obs, mb, size, wr, mode):
     """Adding to the wild meld: completing its canasta first; never a two that would tie the jokers of a
     big wild canasta (R-35: a tie is small)."""
@@ -626,7 +625,7 @@ def _wild_add_score_nb(R, obs, mb, size, wr, mode):
     return 60.0 + (5.0 if wr == RK_JK else 0.0)
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def sevens_action_nb(obs, o):
     """Meld action o lays sevens."""
     if o[0] == O_NEW:
@@ -636,7 +635,7 @@ def sevens_action_nb(obs, o):
     return False
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _meld_score_nb(R, obs, o, prm, go_ok):
     """The greedy score of one meld action (the plans of heuristic_decide_nb come on top)."""
     s = obs[OB_SIDE]
@@ -708,7 +707,7 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
     return -20.0 + out
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def _discard_score_nb(R, obs, k, prm, freeze_now):
     """Tiers: 3 freeze, 2 a black three on a big enough pile, 1 an ordinary card, 0 a held black
     three, -1 a wild that is not meant to freeze. Within a tier, the least useful card to others."""
@@ -741,7 +740,7 @@ def _discard_score_nb(R, obs, k, prm, freeze_now):
     return TIER + v
 
 
-@njit(cache=True, inline="always")
+@strategy_jit(inline="always")
 def known_option_nb(dp, t):
     """The option kinds this strategy knows at each decision point; anything else is an error."""
     if dp == DP_DRAW:
@@ -757,7 +756,7 @@ def known_option_nb(dp, t):
     return False
 
 
-@njit(cache=True)
+@strategy_jit
 def heuristic_decide_nb(R, obs, opts, n, prm):
     if R[R_SEQ] != 0:
         return buraco_decide_nb(R, obs, opts, n, prm)  # Buraco's decisions (strategies/buraco.py)

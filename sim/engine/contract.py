@@ -13,9 +13,11 @@ constants for the kernels: numba freezes module-level ints as compile-time const
 nothing there and are not "rules in globals" (every rule value lives in the packed rules array).
 """
 
+from collections.abc import Callable
 from enum import IntEnum
+from typing import Any
 
-from numba import types
+from numba import njit, types
 from numba.extending import register_jitable
 
 # Sizes ------------------------------------------------------------------------------------------
@@ -238,6 +240,17 @@ class Option(IntEnum):
  O_DISCARD, O_TOP, O_WILD, O_SEQ, O_EXTEND) = (int(o) for o in Option)
 END_LOW, END_HIGH = 0, 1  # O_EXTEND's b
 SEQ_WILD_STEP = 16  # O_SEQ's c packs the wild's position and rank class: position * 16 + rank class
+
+
+def strategy_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
+    """numba's njit for strategy code that allocates nothing: cached, and compiled without numba's
+    reference counting, as the engine's kernels are (sim/engine/jit.py). The arrays a strategy reads
+    are owned by the engine's caller for the whole call, so counting references to them protects
+    nothing and cost the built-in heuristic about a seventh of its time (docs/performance.md). A
+    function that allocates (np.zeros, a list) fails to compile with it instead of leaking: such code
+    uses numba's plain `njit(cache=True)`, as `search` does."""
+    options = {"cache": True, "_nrt": False, "inline": inline}
+    return njit(**options) if fn is None else njit(**options)(fn)
 
 
 @register_jitable

@@ -260,3 +260,27 @@ def test_more_strategy_functions_than_the_engine_has_slots_is_refused():
     with pytest.raises(ValueError, match=f"at most {L.MAXF} distinct strategy functions"):
         make_job("classic-6p", names, 1)
     make_job("classic-6p", names[:L.MAXF - 1], 1)  # MAXF - 1 user functions and baseline fit
+
+
+def test_built_in_kernels_that_allocate_nothing_are_compiled_without_reference_counting():
+    """The heuristic, Buraco and random kernels allocate nothing, so they are compiled as the engine's
+    kernels are (`strategy_jit`, no reference counting: about a seventh of baseline's time went to it);
+    `search` allocates its sample tables and keeps numba's defaults."""
+    import inspect
+
+    from numba.core.registry import CPUDispatcher
+
+    import strategies.buraco
+    import strategies.heuristic
+    import strategies.random_
+    import strategies.search
+
+    for module in (strategies.heuristic, strategies.buraco, strategies.random_):
+        kernels = [f for _, f in inspect.getmembers(module, lambda f: isinstance(f, CPUDispatcher))
+                   if f.__module__ == module.__name__]
+        if not kernels:
+            pytest.skip("plain Python kernels (NUMBA_DISABLE_JIT)")
+        assert all(f.targetoptions.get("_nrt") is False for f in kernels), module.__name__
+    search_kernels = [f for _, f in inspect.getmembers(strategies.search, lambda f: isinstance(f, CPUDispatcher))
+                      if f.__module__ == strategies.search.__name__]
+    assert search_kernels and all(f.targetoptions.get("_nrt", True) for f in search_kernels)
