@@ -175,7 +175,7 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
                 used = min(used + step, budget)
                 looks += 1
                 exp.advance(used)
-                values = sprt_values(spec, exp.pair_values(0, labels[0], labels[1], used)[0])
+                values = sprt_values(spec, exp.deal_stats(0, labels[0], labels[1], used)[0])
                 sprt_state = sprt_status(spec, values)
                 if sprt_state["decision"] is not None or used >= budget:
                     break

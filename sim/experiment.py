@@ -1,7 +1,8 @@
 """Experiments at scale: the games of one or more jobs, played in chunks that go to disk as they
-finish (sim.store), resumed where a stopped run left off, and kept in memory only as the few
-columns the statistics on deals need (the winner and the final scores: 9 bytes a game at two sides),
-or, for `play` and `profile`, as running totals alone, so memory stays flat however many games.
+finish (sim.store), resumed where a stopped run left off, and summed as they finish (`play` and
+`profile` need no more). The few columns the statistics on deals need (the winner and the final
+scores: 9 bytes a game at two sides) go to a scratch file and are read back a block of deals at a
+time into running sums, so memory stays flat however many games.
 
 Every playing command and API call goes through `Experiment`: `play`, `compare` (with or without a
 sequential test), `tournament` and `sweep`.
@@ -13,9 +14,10 @@ import hashlib
 import inspect
 import platform
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +41,9 @@ from .runner import (
     resolve_workers,
     whole_number,
 )
-from .stats import Moments, PairValues, pair_values, summarize_pairs
+from .stats import DealStats, Moments, pair_values, summarize_pairs
 from .store import PLAY, RunFolder, open_run
 
-NO_WINNER = -1
 COUNT_COLUMNS = ("n_hands", "capped_hands", "capped_game")  # summed as games finish (Totals)
 # games whose pair values are computed at once (rounded up to whole deals): about 300 bytes a game of
 # temporaries, so a few MB a block (120,000 games took 36 MB, which a million-game compare went over 300 MB with)
@@ -112,6 +113,37 @@ class Totals:
             for r in range(sides):
                 self.score[r, s] += int(scores[rot == r, s].sum(dtype=np.int64))
         self.counts += counts.sum(axis=0, dtype=np.int64)
+
+
+class GameColumns:
+    """The winner and final scores of every game of a job, the columns the statistics on deals read: in an
+    anonymous scratch file (removed when closed or when the process ends), a record of 9 bytes a game at
+    two sides written where its game number says, so games finishing in any order need no memory, and a
+    block of games is read back when the statistics ask for it."""
+
+    def __init__(self, sides: int) -> None:
+        self.dtype = np.dtype([("winner", np.int8), ("scores", np.int32, (sides,))])
+        self._file = tempfile.TemporaryFile(prefix="canasta-lab-games-")
+
+    def write(self, g0: int, winner: np.ndarray, scores: np.ndarray) -> None:
+        """Games g0, g0 + 1, ... in order."""
+        rec = np.empty(len(winner), self.dtype)
+        rec["winner"], rec["scores"] = winner, scores
+        self._file.seek(g0 * self.dtype.itemsize)
+        self._file.write(rec.tobytes())
+
+    def read(self, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        """The winners and the scores (one column a side) of games start..stop-1, all written before."""
+        size = self.dtype.itemsize
+        self._file.seek(start * size)
+        raw = self._file.read((stop - start) * size)
+        if len(raw) != (stop - start) * size:
+            raise ValueError(f"games {start}..{stop - 1} were not all recorded")
+        rec = np.frombuffer(raw, self.dtype)
+        return rec["winner"], rec["scores"]
+
+    def close(self) -> None:
+        self._file.close()
 
 
 def release_arrow() -> None:
@@ -220,12 +252,9 @@ class Experiment:
             raise
         self.played_ranges = [Played() for _ in self.jobs]
         self.sums = [Totals.empty(j.variant.n_sides) for j in self.jobs]
-        # per game, for the statistics on deals (`per_game`; `play` needs only the totals): the winner and
-        # the scores, 9 bytes a game at two sides
+        # per game, for the statistics on deals (`per_game`; `play` needs only the totals), on disk
         self.per_game = per_game
-        n = budget if per_game else 0
-        self.winner = [np.full(n, NO_WINNER, np.int8) for _ in self.jobs]
-        self.scores = [np.zeros((n, j.variant.n_sides), np.int32) for j in self.jobs]
+        self.columns = [GameColumns(j.variant.n_sides) for j in self.jobs] if per_game else []
         self.rows: list[list[tuple[int, np.ndarray, np.ndarray]]] = [[] for _ in self.jobs]
         for i, f in enumerate(self.folders):
             if f is not None and f.done:
@@ -264,9 +293,8 @@ class Experiment:
             counts = np.stack([t.column(c).to_numpy()[keep] for c in COUNT_COLUMNS], axis=1)
             self.played_ranges[i].add(a, min(b, self.budget))
             self.sums[i].add(g, winner, scores, counts)
-            if self.per_game:
-                self.winner[i][g] = winner
-                self.scores[i][g] = scores
+            if self.per_game and len(g):  # a part holds consecutive games, and `keep` cuts only its end
+                self.columns[i].write(int(g[0]), winner, scores)
 
     def missing(self, target: int) -> list[tuple[int, int, int]]:
         """(job, first game, count) of every game below `target` not played yet."""
@@ -328,9 +356,7 @@ class Experiment:
         self.played_ranges[i].add(g0, g0 + n)
         self.sums[i].add(np.arange(g0, g0 + n), winner, scores, counts)
         if self.per_game:
-            sl = slice(g0, g0 + n)
-            self.winner[i][sl] = winner
-            self.scores[i][sl] = scores
+            self.columns[i].write(g0, winner, scores)
         self.played += n
 
     reads_hands = False  # a subclass that reads each chunk's hands table (take_hands) sets it
@@ -364,9 +390,10 @@ class Experiment:
         return np.concatenate([r[1] for r in rows]), np.concatenate([r[2] for r in rows])
 
     def release(self) -> None:
-        """Let the per-game columns go once the statistics are read (a report's chart comes after, and
-        matplotlib takes 30 MB)."""
-        self.winner, self.scores = [], []
+        """Remove the per-game columns' scratch files once the statistics are read."""
+        for c in self.columns:
+            c.close()
+        self.columns = []
         release_arrow()
 
     def __enter__(self) -> Experiment:
@@ -379,34 +406,29 @@ class Experiment:
         """Games 0..k-1 all played: k."""
         return min(self.played_ranges[i].count(), self.budget)
 
-    def pair_values(self, i: int, a: str, b: str, upto: int,
-                    labels: Sequence[str] | None = None) -> tuple[PairValues, tuple[Moments, Moments]]:
-        """A's per-deal values against B over games 0..upto-1, and the moments of its per-game values,
-        computed a block of deals at a time into arrays of the deals made once: a million games never
-        stand in memory as one table, nor their deals twice (as a concatenation of the blocks would)."""
+    def deal_stats(self, i: int, a: str, b: str, upto: int,
+                   labels: Sequence[str] | None = None) -> tuple[DealStats, tuple[Moments, Moments]]:
+        """A's per-deal values against B over games 0..upto-1 summed (DealStats), and the moments of its
+        per-game values, a block of whole deals at a time: neither the games nor their deals ever stand
+        in memory, whatever their number."""
         rot = self.jobs[i].variant.n_sides
         step = -(-PAIR_BLOCK // rot) * rot
-        n = -(-upto // rot)
-        deal_ids, deal_x, deal_margin = np.empty(n, np.int64), np.empty(n), np.empty(n)
-        at, gx, gm = 0, Moments(0, 0.0, 0.0), Moments(0, 0.0, 0.0)
-        pv = None
+        total: DealStats | None = None
+        gx, gm = Moments(0, 0.0, 0.0), Moments(0, 0.0, 0.0)
         for g in range(0, upto, step):
             pv = pair_values(self.frame(i, upto=min(g + step, upto), labels=labels, start=g), a, b)
             gx, gm = gx + Moments.of(pv.game_x), gm + Moments.of(pv.game_margin)
-            k = len(pv.deal_ids)
-            deal_ids[at:at + k], deal_x[at:at + k], deal_margin[at:at + k] = pv.deal_ids, pv.deal_x, pv.deal_margin
-            at += k
-        if pv is None:
+            block = DealStats.of(pv)
+            total = block if total is None else total + block
+        if total is None:
             raise ValueError(f"no games to read the pair from (upto={upto})")
-        none = np.zeros(0)
-        return replace(pv, deal_ids=deal_ids[:at], deal_x=deal_x[:at], deal_margin=deal_margin[:at], game_ids=none,
-                       game_x=none, game_margin=none), (gx, gm)
+        return total, (gx, gm)
 
     def summary(self, i: int, a: str, b: str, upto: int, labels: Sequence[str] | None = None,
                 confidence: float = 0.95) -> dict[str, Any]:
         """sim.stats.head_to_head of A against B over games 0..upto-1."""
-        pv, moments = self.pair_values(i, a, b, upto, labels)
-        return summarize_pairs(pv, confidence, moments)
+        deals, moments = self.deal_stats(i, a, b, upto, labels)
+        return summarize_pairs(deals, confidence, moments)
 
     def frame(self, i: int = 0, upto: int | None = None, labels: Sequence[str] | None = None,
               start: int = 0) -> pd.DataFrame:
@@ -417,11 +439,11 @@ class Experiment:
             raise ValueError("this experiment keeps totals only (per_game=False): no table of its games")
         v = self.jobs[i].variant
         n = self.count(i) if upto is None else upto
-        sl = slice(start, n)
         game = np.arange(start, n, dtype=np.int64)
-        df = pd.DataFrame({"game": game, "deal": game // v.n_sides, "winner_side": self.winner[i][sl]})
+        winner, scores = self.columns[i].read(start, n)
+        df = pd.DataFrame({"game": game, "deal": game // v.n_sides, "winner_side": winner})
         for s in range(v.n_sides):
-            df[f"score_{s}"] = self.scores[i][sl, s]
+            df[f"score_{s}"] = scores[:, s]
         cats, code = self._side_codes(i, labels)
         rot = game % v.n_sides
         for s in range(v.n_sides):

@@ -215,12 +215,13 @@ def score_from_elo(elo: float | np.ndarray) -> float | np.ndarray:
     return float(out) if np.ndim(out) == 0 else out
 
 
-def _t_interval(values: np.ndarray, mean: float, confidence: float) -> tuple[float, float]:
+def _t_interval(values: np.ndarray | Moments, mean: float, confidence: float) -> tuple[float, float]:
     """t interval around `mean`; collapses to the point when there is no spread (or a single value)."""
-    n = len(values)
+    m = _moments(values)
+    n = m.n
     if n < 2:
         return mean, mean
-    sd = float(values.std(ddof=1))
+    sd = float(np.sqrt(m.var))
     if sd == 0.0:
         return mean, mean
     half = float(special.stdtrit(n - 1, (1 + confidence) / TWO_SIDED)) * sd / np.sqrt(n)
@@ -264,44 +265,87 @@ class Moments:
         return self.m2 / (self.n - 1) if self.n > 1 else float("nan")
 
 
-def _variance_factor(games: Moments, deal_values: np.ndarray) -> float:
+@dataclass(frozen=True)
+class DealStats:
+    """All the statistics on deals read of A's per-deal scores and margins against B: counts, sums and
+    moments, added block by block, so a run never holds its deals (24 bytes each) in memory at once."""
+
+    a: str
+    b: str
+    rotations: int
+    x: Moments  # of the per-deal scores
+    margin: Moments  # of the per-deal margins
+    x_sum: float  # sums of halves and integers are exact, so an exact copy stays exactly 0.5 and 0
+    margin_sum: float
+    won_all: int
+    split: int
+    lost_all: int
+    halves: int  # deals scored exactly a half
+
+    @classmethod
+    def of(cls, pv: PairValues) -> DealStats:
+        x = pv.deal_x
+        return cls(pv.a, pv.b, pv.rotations, Moments.of(x), Moments.of(pv.deal_margin), float(np.sum(x)),
+                   float(np.sum(pv.deal_margin)), int(np.sum(x == 1.0)), int(np.sum((x > 0.0) & (x < 1.0))),
+                   int(np.sum(x == 0.0)), int(np.sum(x == HALF)))
+
+    def __add__(self, other: DealStats) -> DealStats:
+        return DealStats(self.a, self.b, self.rotations, self.x + other.x, self.margin + other.margin,
+                         self.x_sum + other.x_sum, self.margin_sum + other.margin_sum, self.won_all + other.won_all,
+                         self.split + other.split, self.lost_all + other.lost_all, self.halves + other.halves)
+
+    @property
+    def n(self) -> int:
+        return self.x.n
+
+
+def _moments(values: np.ndarray | Moments) -> Moments:
+    return values if isinstance(values, Moments) else Moments.of(np.asarray(values, dtype=float))
+
+
+def _variance_factor(games: Moments, deals: Moments) -> float:
     """Var of a mean over independent games / var of the mean over paired deals; nan if the latter is 0."""
-    n_deals = len(deal_values)
+    n_deals = deals.n
     if n_deals < 2 or games.n < 2:
         return float("nan")
-    paired = float(deal_values.var(ddof=1)) / n_deals
+    paired = deals.var / n_deals
     if paired == 0.0:
         return float("nan")
     return games.var / games.n / paired
 
 
-def _p_value_half(deal_x: np.ndarray) -> float:
+def _p_value_half(d: DealStats) -> float:
     """Two-sided t test of the per-deal scores against 0.5; 1.0 when every deal is exactly 0.5."""
-    if len(deal_x) and np.all(deal_x == HALF):
+    n = d.n
+    if n and d.halves == n:
         return 1.0
-    if len(deal_x) < 2:
+    if n < 2:
         return float("nan")
-    if float(deal_x.std(ddof=1)) == 0.0:
+    sd = float(np.sqrt(d.x.var))
+    if sd == 0.0:
         return 0.0  # every deal the same score, not 0.5: no spread left to explain it by chance
-    n = len(deal_x)
-    t = (float(deal_x.mean()) - HALF) / (float(deal_x.std(ddof=1)) / np.sqrt(n))
+    t = (d.x.mean - HALF) / (sd / np.sqrt(n))
     return float(TWO_SIDED * special.stdtr(n - 1, -abs(t)))
 
 
-def summarize_pairs(pv: PairValues, confidence: float = DEFAULT_CONFIDENCE,
+def summarize_pairs(pv: PairValues | DealStats, confidence: float = DEFAULT_CONFIDENCE,
                     game_moments: tuple[Moments, Moments] | None = None) -> dict[str, Any]:
     """head_to_head's statistics from already computed pair values (lets simulations skip the games table).
 
-    `game_moments` (of the per-game scores and margins) stands in for `pv.game_x` and `pv.game_margin`
-    when those were summed block by block instead of kept."""
-    n = len(pv.deal_x)
+    Given the deals' sums (DealStats, added block by block), `game_moments` (of the per-game scores and
+    margins) must come with them: no per-game values are kept."""
+    if isinstance(pv, PairValues):
+        game_moments = game_moments or (Moments.of(pv.game_x), Moments.of(pv.game_margin))
+        pv = DealStats.of(pv)
+    elif game_moments is None:
+        raise ValueError("summarize_pairs of summed deals needs the per-game moments")
+    n = pv.n
     if n:
-        # sums of halves and integers are exact, so an exact copy stays exactly 0.5 and 0
-        win = float(np.sum(pv.deal_x) / n)
-        margin = float(np.sum(pv.deal_margin) / n)
+        win = pv.x_sum / n
+        margin = pv.margin_sum / n
     else:
         win = margin = float("nan")
-    win_low, win_high = _t_interval(pv.deal_x, win, confidence)
+    win_low, win_high = _t_interval(pv.x, win, confidence)
     win_low, win_high = float(np.clip(win_low, 0.0, 1.0)), float(np.clip(win_high, 0.0, 1.0))  # keeps nan
     if n and win_low == win_high and win != HALF:
         # every deal scored the same (say, won on every rotation): no spread is not certainty. A Wilson
@@ -309,21 +353,19 @@ def summarize_pairs(pv: PairValues, confidence: float = DEFAULT_CONFIDENCE,
         # copy (every deal exactly a half) is certain and keeps its point.
         win_low, win_high = _wilson_fraction(win, n, confidence)
         win_low, win_high = (0.0 if win == 0.0 else win_low), (1.0 if win == 1.0 else win_high)  # not 1 - 1e-16
-    margin_low, margin_high = _t_interval(pv.deal_margin, margin, confidence)
-    gx, gm = game_moments if game_moments is not None else (Moments.of(pv.game_x), Moments.of(pv.game_margin))
+    margin_low, margin_high = _t_interval(pv.margin, margin, confidence)
+    gx, gm = game_moments
     n_games = gx.n
     wilson_low, wilson_high = _wilson_fraction(gx.mean if n_games else float("nan"), n_games, confidence)
     return {
         "a": pv.a, "b": pv.b, "deals": n, "games": n_games, "rotations": pv.rotations,
-        "won_all": int(np.sum(pv.deal_x == 1.0)),
-        "split": int(np.sum((pv.deal_x > 0.0) & (pv.deal_x < 1.0))),
-        "lost_all": int(np.sum(pv.deal_x == 0.0)),
+        "won_all": pv.won_all, "split": pv.split, "lost_all": pv.lost_all,
         "win_rate": win, "win_low": win_low, "win_high": win_high,
         "margin": margin, "margin_low": margin_low, "margin_high": margin_high,
         "elo": elo_from_score(win), "elo_low": elo_from_score(win_low), "elo_high": elo_from_score(win_high),
-        "win_variance_factor": _variance_factor(gx, pv.deal_x),
-        "margin_variance_factor": _variance_factor(gm, pv.deal_margin),
-        "p_value": _p_value_half(pv.deal_x),
+        "win_variance_factor": _variance_factor(gx, pv.x),
+        "margin_variance_factor": _variance_factor(gm, pv.margin),
+        "p_value": _p_value_half(pv),
         "wilson_low": wilson_low, "wilson_high": wilson_high,
     }
 
@@ -439,8 +481,11 @@ def sprt_bounds(spec: SprtSpec) -> tuple[float, float]:
     return float(np.log(spec.beta / (1 - spec.alpha))), float(np.log((1 - spec.beta) / spec.alpha))
 
 
-def sprt_values(spec: SprtSpec, pv: PairValues) -> np.ndarray:
-    """The per-deal values a test of this kind is about: scores for elo / win rate, points for margin."""
+def sprt_values(spec: SprtSpec, pv: PairValues | DealStats) -> np.ndarray | Moments:
+    """The per-deal values a test of this kind is about (scores for elo / win rate, points for margin), or
+    their moments, which is all the test reads."""
+    if isinstance(pv, DealStats):
+        return pv.margin if spec.kind == "margin" else pv.x
     return pv.deal_margin if spec.kind == "margin" else pv.deal_x
 
 
@@ -459,31 +504,32 @@ def _llr_centered(spec: SprtSpec, n: np.ndarray, c_sum: np.ndarray, c_sumsq: np.
     return (mu1 - mu0) / var * c_sum
 
 
-def sprt_llr(spec: SprtSpec, values: np.ndarray) -> float:
+def sprt_llr(spec: SprtSpec, values: np.ndarray | Moments) -> float:
     """Generalized SPRT log-likelihood ratio under a normal model of the per-deal values (as engine testing does).
 
     (mu1 - mu0) / var * sum(values - (mu0 + mu1) / 2) with var the sample variance, floored so identical values
-    give a huge, finite llr with the right sign.
+    give a huge, finite llr with the right sign. Reads only the values' moments.
     """
-    v = np.asarray(values, dtype=float)
-    if len(v) == 0:
+    m = _moments(values)
+    if m.n == 0:
         return 0.0
     mu0, mu1 = spec.means
-    var = float(v.var(ddof=1)) if len(v) > 1 else 0.0
+    var = m.var if m.n > 1 else 0.0
     var = max(var, _var_floor(spec))
-    return float((mu1 - mu0) / var * np.sum(v - (mu0 + mu1) / 2))
+    return float((mu1 - mu0) / var * m.n * (m.mean - (mu0 + mu1) / 2))
 
 
 def _decision(code: int) -> str | None:
     return {H1_CODE: "H1", H0_CODE: "H0"}.get(int(code))
 
 
-def sprt_status(spec: SprtSpec, values: np.ndarray) -> dict[str, Any]:
+def sprt_status(spec: SprtSpec, values: np.ndarray | Moments) -> dict[str, Any]:
     """The test on all values so far: llr, bounds, decision ('H0', 'H1' or None to continue), deals."""
-    llr = sprt_llr(spec, values)
+    m = _moments(values)
+    llr = sprt_llr(spec, m)
     lower, upper = sprt_bounds(spec)
     code = H1_CODE if llr >= upper else H0_CODE if llr <= lower else CONTINUE_CODE
-    return {"llr": llr, "lower": lower, "upper": upper, "decision": _decision(code), "deals": len(values)}
+    return {"llr": llr, "lower": lower, "upper": upper, "decision": _decision(code), "deals": m.n}
 
 
 def _first_crossing(spec: SprtSpec, llr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -594,7 +640,7 @@ def _stop_mean_function(spec: SprtSpec, var: float, batch_deals: int, budget: in
     return expected_stop_mean
 
 
-def sprt_estimate(spec: SprtSpec, values: np.ndarray, batch_deals: int, stopped_early: bool,
+def sprt_estimate(spec: SprtSpec, values: np.ndarray | Moments, batch_deals: int, stopped_early: bool,
                   max_deals: int | None = None) -> dict[str, Any]:
     """The mean of the values used, and a version corrected for the bias of stopping early, in the kind's units.
 
@@ -604,21 +650,21 @@ def sprt_estimate(spec: SprtSpec, values: np.ndarray, batch_deals: int, stopped_
     one, 20 times the deals seen) equals the observed mean, found by brentq over simulated paths with common
     random numbers. When the test ran to its budget the plain mean is unbiased and is returned as is.
     """
-    v = np.asarray(values, dtype=float)
-    if len(v) == 0:
+    v = _moments(values)
+    if v.n == 0:
         nan = float("nan")
         return {"estimate": nan, "corrected": nan, "correction": "none: no deals"}
-    mean = float(v.mean())
+    mean = v.mean
     estimate = spec.to_units(mean)
     if not stopped_early:
         return {"estimate": estimate, "corrected": estimate,
                 "correction": "none: the test ran to its end, so the plain mean is unbiased"}
-    sample_var = float(v.var(ddof=1)) if len(v) > 1 else 0.0
+    sample_var = v.var if v.n > 1 else 0.0
     if sample_var == 0.0:
         return {"estimate": estimate, "corrected": estimate,
                 "correction": "none: every deal gave the same value, so there was no noise for the stop to select"}
     var = max(sample_var, _var_floor(spec))
-    budget = max(int(max_deals) if max_deals is not None else NO_BUDGET_FACTOR * len(v), len(v))
+    budget = max(int(max_deals) if max_deals is not None else NO_BUDGET_FACTOR * v.n, v.n)
     f = _stop_mean_function(spec, var, batch_deals, budget)
     mu0, mu1 = spec.means
     half = 2 * abs(mu1 - mu0) + 10 * np.sqrt(var / batch_deals)

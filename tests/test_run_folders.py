@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from sim.cli import main
@@ -245,6 +246,34 @@ def test_pair_statistics_read_a_small_block_at_a_time_are_those_of_one_block(mon
     assert {k: blocks[k] for k in exact} == {k: one[k] for k in exact}
     floats = [k for k, v in one.items() if isinstance(v, float)]
     assert [blocks[k] for k in floats] == pytest.approx([one[k] for k in floats], rel=1e-9, nan_ok=True)
+
+
+def test_an_experiment_of_a_billion_games_holds_nothing_per_game_nor_per_deal_in_memory() -> None:
+    """compare, tournament and sweep keep the winner and scores of each game on a scratch file, not in
+    memory (9 bytes a game: 9 GB for this budget), and sum the deals block by block (24 bytes a deal)."""
+    import tracemalloc
+
+    job = make_job("classic-2p", ["baseline", "random"], 4)
+    tracemalloc.start()
+    try:
+        with Experiment([job], 10**9, workers=1) as exp:
+            made = tracemalloc.get_traced_memory()[1]
+            exp.advance(600)
+            first = exp.summary(0, "baseline", "random", 300)
+            before = tracemalloc.get_traced_memory()[0]
+            s = exp.summary(0, "baseline", "random", 600)
+            grown = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert made < 1_000_000, made  # nothing sized by the budget
+    assert s["games"] == 600 and s["deals"] == 300 and first["deals"] == 150
+    assert grown < 2_000_000, grown  # a block's temporaries, whatever the games summed
+    with Experiment([job], 600, workers=1) as small:  # the same games, the same answer
+        small.advance()
+    assert pd.Series(small.summary(0, "baseline", "random", 600)).equals(pd.Series(s))
+    exp.release()
+    with pytest.raises(IndexError):
+        exp.frame(0)
 
 
 def test_played_ranges_merge_and_give_the_missing_games() -> None:
