@@ -11,18 +11,27 @@ compiles, the separate kernel first.
 
 Only large kernels are marked: a call to a separate kernel can never be inlined by LLVM, which is
 what the small helpers need to stay free at run time. This file changes how calls are lowered, not
-what any kernel computes."""
+what any kernel computes.
+
+A caller names a separate kernel by its symbol, and numba's symbols carry a number it counts up at
+every compile of the process (`v423` in `...turn_nb...B4v423...`). Two processes compiling the same
+sources at once (pytest's workers from an empty cache) therefore each wrote entries naming their own
+`turn_nb`, and a later process loading one's caller and the other's kernel stopped with LLVM's "Symbol
+not found". A separate kernel's number is therefore taken from its name (`stable_uid`), the same in
+every process, so any mix of cached entries of one source version links."""
 
 from __future__ import annotations
 
 import importlib
+import zlib
 from functools import partial
 from typing import Any
 
-from numba.core import base, imputils
+from numba.core import base, bytecode, imputils
 
 _SEPARATE: set[tuple[str, str]] = set()  # (module, qualified name) of the kernels compiled apart
 _HOOKS: dict[tuple, partial] = {}  # one reload hook per kernel and signature (reload_init is a set)
+STABLE_UID_BASE = 10**9  # above any count numba reaches in a process, so a stable number never meets one
 
 
 def separate(fn: Any) -> Any:
@@ -68,3 +77,23 @@ def insert_user_function(self: Any, func: Any, fndesc: Any, libs: tuple = ()) ->
 
 
 base.BaseContext.insert_user_function = insert_user_function
+
+
+def stable_uid(module: str, qualname: str) -> int:
+    """The number in a separate kernel's symbol: from its name, not from the process's compile count."""
+    return STABLE_UID_BASE + zlib.crc32(f"{module}:{qualname}".encode())
+
+
+_from_function = bytecode.FunctionIdentity.from_function.__func__
+
+
+def from_function(cls: Any, pyfunc: Any) -> Any:
+    """numba's identity of a function being compiled; a separate kernel's gets its stable number."""
+    ident = _from_function(cls, pyfunc)
+    if (ident.modname, ident.func_qualname) in _SEPARATE:
+        ident.unique_id = stable_uid(ident.modname, ident.func_qualname)
+        ident.unique_name = f"{ident.func_qualname}${ident.unique_id}"
+    return ident
+
+
+bytecode.FunctionIdentity.from_function = classmethod(from_function)
