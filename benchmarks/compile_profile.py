@@ -27,7 +27,7 @@ def profile(top: int) -> None:
     t0 = time.perf_counter()
     with event.install_recorder("numba:compile") as comp, event.install_recorder("numba:run_pass") as passes, \
             event.install_recorder("numba:llvm_lock") as llvm:
-        from sim.runner import make_job, run_chunk
+        from sim.run.runner import make_job, run_chunk
 
         run_chunk(make_job("classic-4p", ["baseline"], 1), 0, 1, False)
     wall = time.perf_counter() - t0

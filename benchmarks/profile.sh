@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cat > /tmp/canasta_profile.py <<'PY'
-from sim.runner import make_job, run_chunk
+from sim.run.runner import make_job, run_chunk
 job = make_job("classic-4p", ["random"], 1)
 run_chunk(job, 0, 5, False)
 for i in range(6):

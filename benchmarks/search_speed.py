@@ -13,9 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from sim.results import play
-from sim.runner import prepare_engine
-from sim.trace import trace_decisions
+from sim import play, trace_decisions
+from sim.run.runner import prepare_engine
 from strategies.search import DEFAULT_SAMPLES
 
 

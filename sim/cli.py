@@ -8,17 +8,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sim.report.studies import FULL_GAMES
+from sim.rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
+from sim.run.runner import Job, make_job
+from sim.version import __version__
 from strategies import REGISTRY, Knob, StrategyError, parse_strategy, variant_text
-
-from . import __version__
-from .rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
-from .runner import Job, make_job
-from .studies import FULL_GAMES
 
 REPORTS_DIR = "reports"  # where `canasta-lab report` writes by default
 
 if TYPE_CHECKING:
-    from .experiment import Experiment
+    from sim.run.experiment import Experiment
 
 
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C, as shells report it
@@ -105,7 +104,7 @@ def _games_for(items: list[str]) -> dict[str, int]:
 
 
 def cmd_strategies(args: argparse.Namespace) -> None:
-    from . import strength
+    from sim.analysis import strength
 
     load_user_files(args.load)
     if args.measure is None and (args.games is not None or args.seed is not None or args.games_for):
@@ -173,7 +172,7 @@ def _acts_at(k: Knob) -> str:
 
 
 def cmd_rules(args: argparse.Namespace) -> None:
-    from .rules import presets_markdown, rules_table
+    from sim.rules import presets_markdown, rules_table
 
     if args.all:
         if args.variant or args.rule or args.players:
@@ -203,7 +202,7 @@ def cmd_rules(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> None:
-    from .experiment import Experiment
+    from sim.run.experiment import Experiment
 
     v = _setup(args)
     if args.hands and not args.out:
@@ -229,14 +228,14 @@ def _say_resumed(exp: Experiment, args: argparse.Namespace) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
-    from .compare import compare
+    from sim.analysis.compare import compare
 
     v = _setup(args)
     if len(args.strategy) < 2:
         raise CliError("compare needs at least two strategies (-s A -s B)")
     if args.batch is not None and args.sprt is None:
         raise CliError("--batch sets the looks of a sequential test; give --sprt with it")
-    from .compare import SPRT_BATCH_GAMES
+    from sim.analysis.compare import SPRT_BATCH_GAMES
 
     c = compare(v, args.strategy, args.games, args.seed, workers=args.workers, out=args.out, sprt=args.sprt,
                 batch=args.batch or SPRT_BATCH_GAMES, progress=_progress(args), scheduler=args.scheduler,
@@ -251,7 +250,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace) -> None:
-    from .compare import tournament
+    from sim.analysis.compare import tournament
 
     args.strategy = args.strategies
     v = _setup(args, seats_limit=False)
@@ -264,7 +263,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
 
 
 def cmd_transcript(args: argparse.Namespace) -> None:
-    from .transcript import write_transcript
+    from sim.records.transcript import write_transcript
 
     v = _setup(args)
     n = write_transcript(v, args.strategy, args.seed, args.game, args.out, args.force)
@@ -284,7 +283,7 @@ def _grid(items: list[str]) -> dict[str, list[str]]:
 
 
 def cmd_sweep(args: argparse.Namespace) -> None:
-    from .sweep import grid_rows, sweep
+    from sim.analysis.sweep import grid_rows, sweep
 
     if len(args.strategy) > 1:
         raise CliError(f"sweep varies one strategy, got {len(args.strategy)} (-s {' -s '.join(args.strategy)}); "
@@ -306,7 +305,8 @@ def cmd_sweep(args: argparse.Namespace) -> None:
 
 
 def cmd_profile(args: argparse.Namespace) -> None:
-    from .profile import PROFILE_FILE, markdown, profile, table, to_json
+    from sim.analysis.profile import markdown, profile, table, to_json
+    from sim.records.outputs import PROFILE_FILE
 
     v = _setup(args, seats_limit=not args.mirror)
     df = profile(v, args.strategy, args.games, args.seed, mirror=args.mirror, workers=args.workers, out=args.out,
@@ -322,7 +322,7 @@ def cmd_profile(args: argparse.Namespace) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
-    from .bench import bench, cold_start
+    from sim.analysis.bench import bench, cold_start
 
     variants = args.variants or ["classic-4p"]
     for v in variants:
@@ -342,7 +342,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def cmd_cache(args: argparse.Namespace) -> None:
-    from .engine import cache as jit
+    from sim.engine import cache as jit
 
     if args.clear:
         gone = jit.clear()
@@ -383,7 +383,7 @@ def report_command(args: argparse.Namespace, study: str) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    from . import studies as S
+    from sim.report import studies as S
 
     names = list(S.STUDIES) if args.study == "all" else [S.get_study(args.study).__name__]
     for name in names:  # everything checked before the first game
@@ -410,7 +410,7 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 
 def cmd_tune(args: argparse.Namespace) -> None:
-    from .tune import tune
+    from sim.analysis.tune import tune
 
     load_user_files(args.load)
     v = with_rules(get_variant(args.variant, args.players), args.rule)
@@ -621,8 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .results import ResultsError
-    from .runner import EngineError, SchedulerError
+    from sim.records.results import ResultsError
+    from sim.run.runner import EngineError, SchedulerError
 
     ap = build_parser()
     args = ap.parse_args(argv)

@@ -304,6 +304,7 @@ def load_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     return runpy.run_path(str(path), run_name="canasta_lab_user")
 
 
-from . import library  # noqa: E402, F401  (registers the built-ins)
+# the built-ins register themselves: the library, then `search`, which plays the library's baseline in its rollouts
+from . import library, search  # noqa: E402, F401
 
 BUILT_IN = frozenset(REGISTRY)  # the library, as every process has it

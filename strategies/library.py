@@ -140,5 +140,3 @@ EXPERT = register(BASELINE.with_defaults(
     "have opened, throws black threes at once, never asks and answers no. Tuned by: " + EXPERT_TUNING,
     min_pile=3, freeze=20, hold_black3="throw", ask="never", answer_max="no", meld="all", wilds="save",
     go_out="asap", canastas=1, natural="off"))
-
-from . import search  # noqa: E402, F401  (registers `search`, which plays baseline in its rollouts)

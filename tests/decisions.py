@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.buraco import buraco_turn_nb
 from sim.engine.deal import deal_hand_nb
@@ -23,8 +24,8 @@ from sim.engine.rng import seed_rng_nb
 from sim.engine.score import score_hand_nb
 from sim.engine.state import State, new_state
 from sim.engine.turn import play_turn_nb, resume_turn_nb
-from sim.rules import get_variant, pack
-from sim.runner import function_table, prepare_engine
+from sim.rules import pack
+from sim.run.runner import function_table, prepare_engine
 from strategies.heuristic import heuristic_decide_nb
 from strategies.library import BASELINE
 

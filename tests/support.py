@@ -7,7 +7,7 @@ import functools
 import numpy as np
 from numba import njit
 
-from sim.cards import parse_card, parse_cards, rank_class
+from sim import Variant, get_variant
 from sim.engine import layout as L
 from sim.engine.goout import can_go_out_nb
 from sim.engine.layout import HC_LAID, SD_CUM, SD_MELDED, SD_RED3, SD_REQ
@@ -18,7 +18,8 @@ from sim.engine.pile import enum_take_nb
 from sim.engine.score import score_hand_nb
 from sim.engine.state import State, new_state
 from sim.engine.table import hadd_nb
-from sim.rules import Variant, get_variant, pack
+from sim.rules import pack
+from sim.rules.cards import parse_card, parse_cards, rank_class
 
 NATURAL_KINGS = "KS KH KD KC KS KH KD"
 NATURAL_QUEENS = "QS QH QD QC QS QH QD"
@@ -108,7 +109,7 @@ class Table:
 
 def strategy_table(variant: str = "classic-4p", strategies: tuple[str, ...] = ("random",)) -> tuple:
     """The engine's function table for these strategies, as a run builds it (slot i: strategy i)."""
-    from sim.runner import make_job
+    from sim.run.runner import make_job
 
     return make_job(variant, list(strategies), 0).engine_fns()
 
@@ -140,7 +141,7 @@ def ask_the_test_nb(rules, obs, opts, n, knobs):
 
 @functools.cache
 def stop_table() -> tuple:
-    from sim.runner import function_table, prepare_engine
+    from sim.run.runner import function_table, prepare_engine
 
     prepare_engine([ask_the_test_nb])
     return function_table([ask_the_test_nb])

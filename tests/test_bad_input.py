@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from tqdm import tqdm
 
+from sim import play
 from sim.cli import main
-from sim.results import play
 from strategies import StrategyError, parse_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -228,7 +228,7 @@ def test_version_flag(capsys):
 
 
 def test_knob_both_fixed_and_swept_is_refused_in_the_python_api_too():
-    from sim.sweep import sweep
+    from sim import sweep
 
     with pytest.raises(StrategyError, match="both fixed in baseline:min_pile=4 and swept"):
         sweep("classic-4p", "baseline:min_pile=4", {"min_pile": [1, 3]}, games=2, seed=1)

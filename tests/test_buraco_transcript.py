@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from buraco_replay import replay
 
-from sim.results import play
-from sim.runner import make_job
-from sim.transcript import events
+from sim import play
+from sim.records.transcript import events
+from sim.run.runner import make_job
 
 BURACO = ["buraco-2p", "buraco-4p"]
 CASES = [(("baseline", "random"), 1, 0), (("random",), 2, 1), (("baseline",), 3, 2),

@@ -5,8 +5,9 @@ import json
 import pandas as pd
 import pytest
 
+from sim import read
 from sim.cli import main
-from sim.results import read, read_parquet
+from sim.records.results import read_parquet
 
 
 def test_variants_lists_the_four_classic_presets(capsys):
@@ -90,7 +91,7 @@ def test_existing_output_is_never_overwritten(tmp_path, cli):
 
 
 def test_corrupt_or_foreign_results_file_is_refused(tmp_path):
-    from sim.results import ResultsError
+    from sim import ResultsError
 
     bad = tmp_path / "bad.parquet"
     bad.write_bytes(b"not parquet")
@@ -108,7 +109,7 @@ def test_transcript_writes_jsonl_matching_the_game_row(tmp_path):
                  "--out", str(out)]) == 0
     events = [json.loads(line) for line in out.read_text().splitlines()]
     assert events[0]["event"] == "game" and events[1]["event"] == "deal" and events[-1]["event"] == "game_end"
-    from sim.results import play
+    from sim import play
 
     row = play("classic-4p", ["baseline", "random"], games=4, seed=1).games.iloc[3]
     assert events[-1]["totals"] == [int(row.score_0), int(row.score_1)]

@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim import compare, read, tournament
 from sim.cli import main
-from sim.compare import compare, tournament
-from sim.results import read
 from sim.stats import sprt_bounds
 
 
@@ -116,7 +115,7 @@ def test_tournament_command_prints_matrix_ranking_and_holm_and_resumes(tmp_path,
 
 
 def test_sweep_reads_each_row_on_the_deals_with_holm():
-    from sim.sweep import sweep
+    from sim import sweep
 
     df = sweep("classic-2p", "baseline", {"min_pile": [3, 12]}, "baseline", games=200, seed=1, workers=2)
     same = df.iloc[0]
@@ -126,7 +125,7 @@ def test_sweep_reads_each_row_on_the_deals_with_holm():
 
 
 def test_tournament_and_sweep_at_three_players_read_one_strategy_against_two_seats():
-    from sim.sweep import sweep
+    from sim import sweep
 
     t = tournament("classic-3p", ["baseline", "random", "baseline:min_pile=3"], 30, seed=1, workers=1)
     copy = t.pairs[t.pairs["b"] == "baseline:min_pile=3"].iloc[0]
@@ -140,8 +139,7 @@ def test_another_command_into_an_output_folder_is_refused_and_force_clears_only_
     tournament("classic-2p", ["baseline", "random", "freezer"], 20, seed=1, workers=1, out=out)
     (out / "notes.txt").write_text("mine")
     before = sorted(p.name for p in out.iterdir())
-    from sim.results import ResultsError
-    from sim.sweep import sweep
+    from sim import ResultsError, sweep
 
     with pytest.raises(ResultsError, match="holds the results of another tournament .different strategies."):
         tournament("classic-2p", ["baseline", "random"], 20, seed=1, workers=1, out=out)
@@ -171,7 +169,7 @@ def test_bad_arguments_to_the_api_get_one_clear_message(kwargs, needle):
 
 
 def test_a_grid_that_gives_a_row_twice_or_a_knob_without_a_list_is_refused():
-    from sim.sweep import sweep
+    from sim import sweep
     from strategies import StrategyError
 
     with pytest.raises(StrategyError, match="twice"):

@@ -20,7 +20,7 @@ def cluster():
 
 
 def test_a_run_on_a_dask_cluster_gives_the_games_of_a_local_run(cluster, tmp_path):
-    from sim.results import play
+    from sim import play
 
     local = play("classic-4p", ["baseline", "random"], 600, 11, workers=1)
     remote = play("classic-4p", ["baseline", "random"], 600, 11, scheduler=cluster.scheduler_address,
@@ -41,7 +41,7 @@ def test_compare_on_a_cluster_from_the_command_line(cluster, tmp_path):
 def test_a_tuned_strategy_registered_only_here_plays_on_the_cluster(cluster):
     """Issue 10: a saved tuned strategy (a relative of a built-in) carries its knobs to workers that
     never ran its file, so it plays there the games it plays here."""
-    from sim.results import play
+    from sim import play
     from strategies import REGISTRY, register
 
     name = "tuned-for-dask-test"
@@ -58,7 +58,7 @@ def test_a_tuned_strategy_registered_only_here_plays_on_the_cluster(cluster):
 
 def test_workers_running_other_engine_sources_are_refused(cluster, monkeypatch):
     from sim.engine import cache as jit
-    from sim.runner import SchedulerError, dask_client
+    from sim.run.runner import SchedulerError, dask_client
 
     monkeypatch.setattr(jit, "source_hash", lambda root=None: "0123456789abcdef")
     with pytest.raises(SchedulerError, match="runs other engine sources"):

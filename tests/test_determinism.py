@@ -7,7 +7,7 @@ import sys
 
 import pandas as pd
 
-from sim.results import play
+from sim import play
 
 COLS = ["game", "deal", "winner_side", "n_hands", "capped_hands", "decisions", "turns", "score_0", "score_1"]
 
@@ -30,7 +30,7 @@ def test_results_do_not_depend_on_chunks_or_workers():
 
 def test_a_game_is_the_same_alone_as_inside_a_run():
     run = play("classic-3p", ["baseline", "random"], games=12, seed=4).games
-    from sim.runner import make_job, run_chunk
+    from sim.run.runner import make_job, run_chunk
 
     rows, _ = run_chunk(make_job("classic-3p", ["baseline", "random"], 4), 10, 1, False)
     assert int(rows[0, 8]) == int(run.loc[10, "score_0"])
@@ -48,7 +48,7 @@ PLAIN_PYTHON_GAMES = [("classic-4p", ["baseline", "random"], 150), ("classic-2p"
 
 SCRIPT = """
 import json, sys
-from sim.results import play
+from sim import play
 out = {}
 for v, strats, n in json.loads(sys.argv[1]):
     g = play(v, strats, games=n, seed=77).games

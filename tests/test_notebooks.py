@@ -10,7 +10,7 @@ import nbclient
 import nbformat
 import pytest
 
-from sim import studies
+from sim.report import studies
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))

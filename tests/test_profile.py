@@ -1,4 +1,4 @@
-"""Play statistics (sim/profile.py, `canasta-lab profile`): every figure recomputed here from the hands
+"""Play statistics (sim/analysis/profile.py, `canasta-lab profile`): every figure recomputed here from the hands
 table by another route, the hands table's per-side columns checked against a transcript, the command
 line, and bad input refused before any game."""
 
@@ -11,13 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim import get_variant, play, profile
+from sim.analysis.profile import FIGURES, markdown, table
 from sim.cli import main
-from sim.compare import DERIVED
-from sim.profile import FIGURES, PROFILE_FILE, markdown, profile, table
-from sim.results import play
-from sim.rules import get_variant
-from sim.runner import make_job
-from sim.transcript import events
+from sim.records.outputs import PROFILE_FILE
+from sim.records.transcript import events
+from sim.run.runner import make_job
+from sim.run.store import DERIVED
 
 VARIANT = "classic-4p"
 PAIR = ["baseline", "freezer"]  # freezer freezes, both ask: every per-side count shows up

@@ -2,8 +2,9 @@
 
 import pytest
 
+from sim import PRESETS, get_variant
 from sim.engine import layout as L
-from sim.rules import PRESETS, RulesError, get_variant, pack, requirement
+from sim.rules import RulesError, pack, requirement
 
 
 def test_section2_rows_for_the_classic_presets():

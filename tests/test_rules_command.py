@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from sim import play
 from sim.cli import main
-from sim.results import play
 from sim.rules import (
     IDENTITY_FIELDS,
     PRESETS,
@@ -133,7 +133,7 @@ def test_house_rules_are_played_and_recorded():
 
 
 def test_house_rules_reach_the_command_line_results(tmp_path):
-    from sim.results import read
+    from sim import read
 
     out = tmp_path / "r.parquet"
     assert main(["play", "classic-4p", "-s", "random", "--games", "2", "--seed", "1", "--quiet",

@@ -16,13 +16,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from sim import Comparison, Experiment, ResultsError, load, read, win_rates
 from sim.cli import main
-from sim.compare import Comparison
-from sim.experiment import Experiment, Played
-from sim.results import ResultsError, load, read
-from sim.runner import POOL_MIN_GAMES, make_job
-from sim.stats import win_rates
-from sim.store import OUTPUT_FILE, PART_RE, RUN_FILE
+from sim.run.experiment import Played
+from sim.run.runner import POOL_MIN_GAMES, make_job
+from sim.run.store import OUTPUT_FILE, PART_RE, RUN_FILE
 
 ROOT = Path(__file__).parents[1]
 
@@ -235,7 +233,7 @@ def test_play_s_summary_from_running_totals_is_that_of_the_games_table(
 
 
 def test_pair_statistics_read_a_small_block_at_a_time_are_those_of_one_block(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sim.experiment as E
+    import sim.run.experiment as E
 
     with Experiment([make_job("classic-3p", ["baseline", "random", "random"], 2)], 300, workers=1) as exp:
         exp.advance()
@@ -286,7 +284,7 @@ def test_played_ranges_merge_and_give_the_missing_games() -> None:
 
 def test_the_main_process_plays_only_a_handful_of_games_and_only_when_it_already_holds_the_engine(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import sim.runner as R
+    import sim.run.runner as R
 
     monkeypatch.setattr(R, "engine_here", lambda: True)  # a notebook's or a test's process, after a run
     assert R.in_workers(1, None, POOL_MIN_GAMES) and R.in_workers(2, None, POOL_MIN_GAMES)  # one worker too
@@ -297,7 +295,7 @@ def test_the_main_process_plays_only_a_handful_of_games_and_only_when_it_already
 
 def test_a_command_s_main_process_never_loads_the_engine(tmp_path: Path) -> None:
     """The compiled engine (about 60 MB) stays in the workers: one worker, or a handful of games, too."""
-    code = ("import sys; from sim.cli import main; from sim.runner import engine_here\n"
+    code = ("import sys; from sim.cli import main; from sim.run.runner import engine_here\n"
             f"for n, w in ((10, '0'), (300, '1')):\n"
             f"    assert main(['play', 'classic-2p', '-s', 'baseline', '-s', 'random', '--games', str(n), '--seed',"
             f" '1', '--workers', w, '--quiet', '--out', {str(tmp_path)!r} + f'/run{{n}}']) == 0\n"

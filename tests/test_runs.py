@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.results import ResultsError, play, read
-from sim.store import HANDS_DIR, PART_RE, RUN_FILE
+from sim import ResultsError, play, read
+from sim.run.store import HANDS_DIR, PART_RE, RUN_FILE
 
 PLAY = ["play", "classic-2p", "-s", "baseline", "-s", "random", "--seed", "5"]
 STOPPED_GAMES = 40_000  # the run stopped midway, at full size
@@ -157,12 +157,12 @@ def test_a_failed_first_chunk_leaves_no_folder_behind(tmp_path):
     def bad(rules, obs, opts, n, knobs):
         return 99
 
-    from sim.runner import EngineError
+    from sim.run.runner import EngineError
 
     with pytest.raises(EngineError, match="illegal choice 99"):
         play("classic-2p", ["always-99-runs"], 10, 1, out=tmp_path / "r")
     assert not (tmp_path / "r").exists()
-    from sim.compare import tournament
+    from sim import tournament
 
     with pytest.raises(EngineError, match="illegal choice 99"):
         tournament("classic-2p", ["baseline", "always-99-runs"], 10, 1, out=tmp_path / "t" / "rr")
@@ -178,7 +178,7 @@ def test_a_run_folder_reads_without_canasta_lab(tmp_path):
 
 
 def test_force_replaces_a_results_file_of_an_earlier_version_but_no_other_file(tmp_path):
-    from sim.results import write_parquet
+    from sim.records.results import write_parquet
 
     old = tmp_path / "old.parquet"
     write_parquet(pd.DataFrame({"game": [0]}), {"variant": "classic-2p"}, old)

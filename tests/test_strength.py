@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim import strength
+from sim.analysis import strength
 
 ROOT = Path(__file__).resolve().parents[1]
 

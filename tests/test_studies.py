@@ -1,4 +1,4 @@
-"""The studies behind the notebooks and `canasta-lab report` (sim.studies): each answers its question
+"""The studies behind the notebooks and `canasta-lab report` (sim.report.studies): each answers its question
 with tables, charts and headline intervals, a report says the exact command and the code version, and
 bad input is refused in one line before any game."""
 
@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from sim import studies
+from sim import PRESETS
 from sim.cli import main
-from sim.rules import PRESETS
-from sim.store import RUN_FILE
+from sim.report import studies
+from sim.run.store import RUN_FILE
 
 
 def draw_all(study: studies.Study) -> None:

@@ -1,5 +1,5 @@
-"""Tidy tables (sim.tidy): one row per game and side or hand and side, knobs in typed columns, and
-every command's output reading back into the tables it returned (sim.results.load)."""
+"""Tidy tables (sim.records.tidy): one row per game and side or hand and side, knobs in typed columns, and
+every command's output reading back into the tables it returned (sim.records.results.load)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import tidy
-from sim.compare import compare, tournament
-from sim.profile import profile
-from sim.results import ResultsError, load, play
-from sim.sweep import sweep
+from sim import ResultsError, compare, load, play, profile, sweep, tidy, tournament
 
 
 @pytest.fixture(scope="module")

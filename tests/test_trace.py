@@ -1,11 +1,12 @@
 """Decision traces show cards by name: describe_option, the card / pile_top / choice_text columns,
-DecisionTrace.hand_of and DecisionTrace.options_text (sim/trace.py)."""
+DecisionTrace.hand_of and DecisionTrace.options_text (sim/analysis/trace.py)."""
 
 import pytest
 
-from sim.cards import JOKER, RANK_CLASS_NAMES, card_name, parse_card
+from sim import trace_decisions
+from sim.analysis.trace import describe_option
 from sim.engine import layout as L
-from sim.trace import describe_option, trace_decisions
+from sim.rules.cards import JOKER, RANK_CLASS_NAMES, card_name, parse_card
 
 CARD_NAMES = {card_name(k) for k in range(L.NK)}
 

@@ -1,6 +1,6 @@
 """An independent replayer for Classic, House and Boat transcripts (docs/transcript.md, DESIGN.md "Interfaces").
 
-The replayer reads nothing but the events of `sim.transcript.events` and rebuilds the table card by card:
+The replayer reads nothing but the events of `sim.records.transcript.events` and rebuilds the table card by card:
 stock (top first), pile (bottom first), every hand, every meld and every red-three area. The state always
 follows what the transcript says happened; every disagreement with the documented format or with the rules
 of the variant is recorded under a named check, and each test asserts that one check is clean. Variants:
@@ -52,10 +52,9 @@ from typing import Any
 
 import pytest
 
-from sim.results import play
-from sim.rules import get_variant, with_rules
-from sim.runner import make_job
-from sim.transcript import events
+from sim import get_variant, play, with_rules
+from sim.records.transcript import events
+from sim.run.runner import make_job
 
 # VARIANTS.md §2 rows 2-5, 8, 9, 13, 14, 18, 20, 22, 25, 30, 31, 34, 38, 39 ----------------------------------
 

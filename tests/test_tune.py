@@ -11,11 +11,9 @@ import sys
 import pandas as pd
 import pytest
 
-import sim.tune as T
+import sim.analysis.tune as T
+from sim import Experiment, compare, play
 from sim.cli import build_parser, main
-from sim.compare import compare
-from sim.experiment import Experiment
-from sim.results import play
 from strategies import REGISTRY, load_file, parse_strategy
 
 KNOBS = "min_pile=0..12,freeze=0..20"

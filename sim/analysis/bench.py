@@ -9,13 +9,13 @@ import tempfile
 import time
 from typing import Any
 
-from .engine import layout as L
-from .runner import make_job, run_chunk
+from sim.engine import layout as L
+from sim.run.runner import make_job, run_chunk
 
 WARM_START = """
 import time, sys
 t0 = float(sys.argv[1])
-from sim.runner import make_job, run_chunk
+from sim.run.runner import make_job, run_chunk
 run_chunk(make_job(sys.argv[2], ["baseline"], 1), 0, 1, False)
 print(time.time() - t0)
 """
@@ -24,7 +24,7 @@ print(time.time() - t0)
 USER_FIRST_GAME = """
 import time, sys
 from sim.engine import layout as L
-from sim.runner import make_job, run_chunk
+from sim.run.runner import make_job, run_chunk
 from strategies.user import DEFER, user_strategy
 t0 = time.perf_counter()
 

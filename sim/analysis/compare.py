@@ -10,23 +10,22 @@ decision does not depend on the number of workers.
 from __future__ import annotations
 
 import itertools
-import json
-import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from strategies import StrategyChoice, StrategySpec, parse_strategy
-
-from .experiment import Experiment
-from .rules import Variant, get_variant
-from .runner import Job, Progress, make_job, whole_number
-from .stats import (
+from sim.records.outputs import Comparison, Tournament, write_comparison, write_tournament
+from sim.records.tidy import knob_table, with_knobs, with_pair_knobs
+from sim.rules import Variant, get_variant
+from sim.run.experiment import Experiment
+from sim.run.output import folder_name, prepare_output, whole_deals, write_output_record
+from sim.run.runner import Progress, make_job, whole_number
+from sim.run.seating import one_against_rest, refuse_mixed_sides, seating, short, side_labels0
+from sim.stats import (
+    ALPHA_HOLM,
+    CONFIDENCE,
     SprtSpec,
     elo_ranking,
     holm,
@@ -35,86 +34,11 @@ from .stats import (
     sprt_status,
     sprt_values,
 )
-from .store import (
-    DERIVED,
-    OUTPUT_FILE,
-    RUN_FILE,
-    OtherRunError,
-    ResultsError,
-    can_write_in,
-    claim,
-    clear_output,
-    write_json_atomic,
-)
-from .tidy import knob_table, with_knobs, with_pair_knobs
+from strategies import StrategyChoice, StrategySpec, parse_strategy
 
 SPRT_BATCH_GAMES = 2000  # games between two looks of a sequential test (rounded up to whole deals)
 SPRT_MIN_BATCH = 100  # fewer games a look would estimate the deals' spread from too few of them
-CONFIDENCE = 0.95
-ALPHA_HOLM = 0.05  # family-wise error rate of a round robin's or a sweep's list of real differences
 RUN_DIR = "games.parquet"  # a comparison's run folder inside its output folder
-
-
-def whole_deals(games: int, rotations: int) -> int:
-    """Games rounded up to whole deals: a deal counts only when every rotation of it is played."""
-    return -(-games // rotations) * rotations
-
-
-def folder_name(label: str) -> str:
-    """A strategy label as a file name on every system (`:` is not allowed on Windows)."""
-    return re.sub(r"[^A-Za-z0-9._=,+-]", "_", label)
-
-
-@dataclass
-class Comparison:
-    """A head to head: one row per pair of strategies (`pairs`), the sequential test's state when
-    one ran (`sprt`), and the run's metadata record."""
-
-    variant: str
-    labels: list[str]
-    pairs: pd.DataFrame
-    games: int
-    seed: int
-    sprt: dict[str, Any] | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def table(self) -> str:
-        """The comparison as a person reads it at a glance."""
-        return "\n".join(comparison_lines(self))
-
-
-def refuse_mixed_sides(job: Job) -> None:
-    """A head-to-head compares strategies side against side: no side may mix strategies."""
-    seats = job.seat_labels(0)
-    for s, side in enumerate(job.variant.sides):
-        names = {seats[p] for p in side}
-        if len(names) > 1:
-            n = len(job.strategies)
-            raise ValueError(f"with {n} strategies at {job.variant.players} seats the seating is "
-                             f"{' '.join(seats)}, so side {s} would mix {' and '.join(sorted(names))}; compare needs "
-                             f"one strategy per side: give at most {job.variant.n_sides} strategies, or as many as "
-                             "seats with partners equal")
-
-
-def side_labels0(job: Job) -> list[str]:
-    seats = job.seat_labels(0)
-    out: list[str] = []
-    for side in job.variant.sides:
-        label = "+".join(seats[p] for p in side)
-        if label not in out:
-            out.append(label)
-    return out
-
-
-def one_against_rest(v: Variant, a: str, b: str) -> list[str]:
-    """Side labels of the seating sim.sweep.seating makes: `a` on side 0, `b` on every other side."""
-    return [a] + [b] * (v.n_sides - 1)
-
-
-def short(label: str) -> str:
-    """A side's label as a person says it: `baseline` for a partnership of two `baseline` seats."""
-    parts = label.split("+")
-    return parts[0] if len(set(parts)) == 1 else label
 
 
 def pair_rows(exp: Experiment, labels: Sequence[str], games: int) -> pd.DataFrame:
@@ -124,7 +48,7 @@ def pair_rows(exp: Experiment, labels: Sequence[str], games: int) -> pd.DataFram
 
 
 def pairs_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """The pairs as a typed table: `a` and `b` first, each with its name and knob columns (sim.tidy)."""
+    """The pairs as a typed table: `a` and `b` first, each with its name and knob columns (sim.records.tidy)."""
     df = pd.DataFrame(rows)
     return with_pair_knobs(df[["a", "b", *(c for c in df.columns if c not in ("a", "b"))]])
 
@@ -200,164 +124,7 @@ def spec_text(spec: SprtSpec) -> str:
     return f"{names[0]}={spec.h0:g},{names[1]}={spec.h1:g},alpha={spec.alpha:g},beta={spec.beta:g}"
 
 
-def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
-    """An output folder for run folders, tables and a report: made with its first run folder. An
-    existing one is resumed when it holds this same command (`what`: the command, rules, seed and
-    strategies); one that holds another command's output (sim.store.claim: a play run folder
-    included) or this command's with other settings, or a report with no run beside it, is refused,
-    and `force` clears it, removing only what canasta-lab wrote there."""
-    p = Path(out)
-    if p.exists() and not p.is_dir():
-        raise ResultsError(f"output {str(p)!r} is a file; give a folder path (it is created)")
-    probe = p
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir() or not can_write_in(probe):
-        raise ResultsError(f"cannot write {str(p)!r}: folder {str(probe)!r} is not writable")
-    command = what["command"]
-    other = claim(p, command, force)
-    if not p.is_dir():
-        return p
-    if other is not None:
-        clear_output(p, other)
-        return p
-    what = json.loads(json.dumps(what))  # as it reads back
-    record = p / OUTPUT_FILE
-    theirs = None
-    if record.exists():
-        try:
-            theirs = json.loads(record.read_text())
-        except ValueError:
-            theirs = {"command": "a damaged record"}
-    ours = [e.name for e in p.iterdir() if e.name in DERIVED]
-    runs = [e for e in p.iterdir() if (e / RUN_FILE).exists()]
-    if theirs is not None and theirs != what:
-        if not force:
-            raise OtherRunError(f"{str(p)!r} holds the results of another {command} (different "
-                                f"{_first_difference(theirs, what)}); give another folder, or --force to replace them")
-    elif theirs is None and ours and not runs and not force:
-        # a report without its games: not one of ours to replace silently
-        raise ResultsError(f"{str(p)!r} already holds {ours[0]} but no run of canasta-lab; choose another "
-                           "folder or pass --force")
-    else:
-        return p
-    clear_output(p, command)  # --force: only what canasta-lab wrote goes
-    return p
-
-
-def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
-    return next((k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)), "settings")
-
-
-def write_output_record(out: Path, what: dict[str, Any]) -> None:
-    """What this output folder holds, so another command is not written over it (prepare_output)."""
-    write_json_atomic(out / OUTPUT_FILE, what)
-
-
-def fmt_interval(x: float, lo: float, hi: float, digits: int = 3, signed: bool = False) -> str:
-    def f(y: float) -> str:
-        y = y + 0.0  # -0.0 prints as 0
-        if math.isinf(y):
-            return "+inf" if y > 0 else "-inf"
-        return f"{y:+.{digits}f}" if signed else f"{y:.{digits}f}"
-
-    return f"{f(x)} [{f(lo)}, {f(hi)}]"
-
-
-def pair_table(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The pairs as the terminal shows them."""
-    return pd.DataFrame({
-        "pair": pairs["a"] + " vs " + pairs["b"],
-        "deals": pairs["deals"],
-        "won all": pairs["won_all"],
-        "split": pairs["split"],
-        "lost all": pairs["lost_all"],
-        "win rate [95%]": [fmt_interval(r.win_rate, r.win_low, r.win_high) for r in pairs.itertuples()],
-        "margin per deal [95%]": [fmt_interval(r.margin, r.margin_low, r.margin_high, 0, True)
-                                  for r in pairs.itertuples()],
-        "Elo [95%]": [fmt_interval(r.elo, r.elo_low, r.elo_high, 1, True) for r in pairs.itertuples()],
-    })
-
-
-def factor_text(x: float) -> str:
-    return "-" if not np.isfinite(x) else f"x{x:.2f}"
-
-
-def comparison_lines(c: Comparison) -> list[str]:
-    rot = int(c.pairs["rotations"].iat[0]) if len(c.pairs) else 0
-    lines = [f"{c.variant}: {' vs '.join(c.labels)} on duplicate deals, seed {c.seed}: {c.games} games = "
-             f"{c.games // max(rot, 1)} deals, each played on its {rot} rotations of the seating",
-             "", pair_table(c.pairs).to_string(index=False), ""]
-    for r in c.pairs.itertuples():
-        lines.append(f"{r.a} vs {r.b}: 'won all' counts deals {r.a} won on every rotation. Pairing cut the "
-                     f"variance against independent deals: win rate {factor_text(r.win_variance_factor)}, margin "
-                     f"{factor_text(r.margin_variance_factor)} (a Wilson interval treating the games as independent "
-                     f"would say [{r.wilson_low:.3f}, {r.wilson_high:.3f}]).")
-    if c.sprt is not None:
-        lines += sprt_lines(c.sprt)
-    return lines
-
-
-def sprt_lines(s: dict[str, Any]) -> list[str]:
-    decision = {"H0": "H0 accepted", "H1": "H1 accepted", None: "no decision (budget reached)"}[s["decision"]]
-    unit = {"elo": "Elo", "win_rate": "win rate", "margin": "points"}[s["kind"]]
-    looks = f"{s['looks']} look{'s' if s['looks'] > 1 else ''}"
-    lines = [f"SPRT {s['spec']}: LLR {s['llr']:.3f}, bounds [{s['lower']:.3f}, {s['upper']:.3f}]: {decision} "
-             f"after {s['games']} games ({looks} of {s['batch_games']} games; budget {s['budget']})"]
-    if s["stopped_early"]:
-        lines.append(f"  It stopped early, so the plain estimate ({s['estimate']:.3f} {unit}) is biased: a test stops "
-                     f"sooner on runs that stray towards a bound, so the mean at the stop exaggerates in the direction "
-                     f"it crossed. Bias-corrected estimate {s['corrected']:.3f} {unit} ({s['correction']}).")
-    else:
-        lines.append(f"  Estimate {s['estimate']:.3f} {unit} (no early stop, no bias to correct).")
-    return lines
-
-
-def write_comparison(c: Comparison, out: Path) -> None:
-    """The pairs table (Parquet, with the metadata and the test's state), report.md and its chart."""
-    from .plots import pair_chart
-    from .results import write_parquet
-
-    out.mkdir(parents=True, exist_ok=True)
-    meta = {**c.meta, "sprt": c.sprt, "labels": c.labels}
-    write_parquet(c.pairs, meta, out / "pairs.parquet")
-    pair_chart(c.pairs, f"{c.variant}: win rate on duplicate deals", out / "win_rates.png")
-    rules = "".join(f" --rule {r}" for r in c.meta.get("house_rules", []))
-    strategies = " ".join(f"-s {s['label']}" for s in c.meta["strategies"])
-    sprt = f" --sprt {c.sprt['spec']}" if c.sprt else ""
-    text = [f"# {c.variant}: {' vs '.join(c.labels)}", "",
-            f"Reproduce: `canasta-lab compare {c.variant} {strategies} --games "
-            f"{c.sprt['budget'] if c.sprt else c.games} --seed {c.seed}{rules}{sprt} --out {out}`", "",
-            "```", *comparison_lines(c), "```", "", "![win rates](win_rates.png)", "",
-            f"canasta-lab {c.meta.get('package_version')}, engine sources {c.meta['code_version']['engine_sources']}"
-            f", git {c.meta['code_version']['git']}; {c.meta['wall_seconds']:.1f} s on {c.meta['machine']['host']} "
-            f"({c.meta['machine']['cpus']} cores, {c.meta['machine']['system']}).", ""]
-    from .store import write_text_atomic
-
-    write_text_atomic(out / "report.md", "\n".join(text))
-
-
 # --- round robins -----------------------------------------------------------------------------------
-
-
-@dataclass
-class Tournament:
-    variant: str
-    strategies: list[str]
-    pairs: pd.DataFrame  # one row per pair: head_to_head and Holm's reading
-    matrix: pd.DataFrame  # one row per (row strategy, column strategy): win rate and margin with intervals
-    ranking: pd.DataFrame
-    games: int
-    seed: int
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def table(self) -> str:
-        return "\n".join(tournament_lines(self))
-
-    def wide(self, value: str = "win_rate") -> pd.DataFrame:
-        """One of the matrix's columns as a square table: rows against columns, in the order given."""
-        return self.matrix.pivot(index="row", columns="column", values=value).reindex(
-            index=self.strategies, columns=self.strategies)
 
 
 def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int,
@@ -379,8 +146,6 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
         if c.label in seen:
             raise ValueError(f"strategy {c.label!r} is given twice; give each strategy once")
         seen[c.label] = 1
-    from .sweep import seating
-
     pairs = list(itertools.combinations(range(len(chosen)), 2))
     jobs = [make_job(v, seating(v, chosen[i], chosen[j]), seed) for i, j in pairs]
     budget = whole_deals(games, v.n_sides)
@@ -424,58 +189,3 @@ def long_matrix(pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([fwd, back], ignore_index=True)
 
 
-def win_matrix(pairs: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
-    """Row strategy's win rate against the column strategy, with its pair interval."""
-    m = pd.DataFrame("", index=list(labels), columns=list(labels))
-    for r in pairs.itertuples():
-        m.loc[r.a, r.b] = fmt_interval(r.win_rate, r.win_low, r.win_high)
-        m.loc[r.b, r.a] = fmt_interval(1 - r.win_rate, 1 - r.win_high, 1 - r.win_low)
-    for x in labels:
-        m.loc[x, x] = "-"
-    return m
-
-
-def margin_matrix(pairs: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
-    m = pd.DataFrame("", index=list(labels), columns=list(labels))
-    for r in pairs.itertuples():
-        m.loc[r.a, r.b] = fmt_interval(r.margin, r.margin_low, r.margin_high, 0, True)
-        m.loc[r.b, r.a] = fmt_interval(-r.margin, -r.margin_high, -r.margin_low, 0, True)
-    for x in labels:
-        m.loc[x, x] = "-"
-    return m
-
-
-def tournament_lines(t: Tournament) -> list[str]:
-    rot = int(t.pairs["rotations"].iat[0])
-    real = t.pairs[t.pairs["real"]]
-    lines = [f"{t.variant}: round robin of {len(t.strategies)} strategies, {t.games} games ({t.games // rot} "
-             f"duplicate deals) per pair, seed {t.seed}", "",
-             "win rate of the row against the column [95% interval on the deals]:",
-             win_matrix(t.pairs, t.strategies).to_string(), "",
-             "score margin per deal of the row over the column [95%]:",
-             margin_matrix(t.pairs, t.strategies).to_string(), "",
-             "ranking (Elo, mean 0, 95% interval):",
-             t.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}"), "",
-             f"differences that are real at a family-wise {ALPHA_HOLM:.0%} (Holm's correction over "
-             f"{len(t.pairs)} pairs): " + ("none" if real.empty else "; ".join(
-                 f"{r.a if r.win_rate > 0.5 else r.b} over {r.b if r.win_rate > 0.5 else r.a} (p={r.p_value:.2g})"
-                 for r in real.itertuples()))]
-    return lines
-
-
-def write_tournament(t: Tournament, out: Path) -> None:
-    from .results import write_parquet
-    from .store import write_text_atomic
-
-    meta = {**t.meta, "strategies_order": t.strategies}
-    write_parquet(t.pairs, meta, out / "pairs.parquet")
-    write_parquet(t.ranking, meta, out / "ranking.parquet")
-    write_parquet(t.matrix, meta, out / "matrix.parquet")
-    rules = "".join(f" --rule {r}" for r in t.meta.get("house_rules", []))
-    text = [f"# {t.variant}: round robin", "",
-            f"Reproduce: `canasta-lab tournament {t.variant} {' '.join(t.strategies)} --games {t.games} "
-            f"--seed {t.seed}{rules} --out {out}`", "", "```", *tournament_lines(t), "```", "",
-            f"canasta-lab {t.meta.get('package_version')}, engine sources {t.meta['code_version']['engine_sources']}"
-            f", git {t.meta['code_version']['git']}; {t.meta['wall_seconds']:.1f} s on {t.meta['machine']['host']} "
-            f"({t.meta['machine']['cpus']} cores).", ""]
-    write_text_atomic(out / "report.md", "\n".join(text))

@@ -3,7 +3,7 @@
 A win rate says which strategy is stronger; it does not say whether a strategy goes out early with one
 canasta or builds, whether it takes piles or freezes them, whether its hands end by going out or by
 exhausting the stock. `profile` plays the strategies on duplicate deals with the hands table on
-(sim.results, docs/results.md) and reads it per strategy: hands per game and turns per hand, how hands
+(sim.records.results, docs/results.md) and reads it per strategy: hands per game and turns per hand, how hands
 end, how many canastas a side holds when it goes out, canastas per hand by kind, the hand score and
 its spread, and what the side's seats did (pile pick-ups, freezes, black threes thrown, asks and
 "yes" answers).
@@ -24,16 +24,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.engine import layout as L
+from sim.records.outputs import PROFILE_FILE
+from sim.records.results import write_parquet
+from sim.rules import Variant, get_variant
+from sim.run.experiment import Experiment
+from sim.run.frames import side_labels
+from sim.run.output import folder_name, prepare_output, whole_deals, write_output_record
+from sim.run.runner import Job, Progress, make_job, whole_number
+from sim.run.seating import short
+from sim.stats import Moments
 from strategies import StrategyChoice, StrategySpec, parse_strategy
 
-from .compare import folder_name, prepare_output, short, whole_deals, write_output_record
-from .engine import layout as L
-from .experiment import Experiment
-from .rules import Variant, get_variant
-from .runner import Job, Progress, make_job, whole_number
-from .stats import Moments
-
-PROFILE_FILE = "profile.parquet"  # the table in an output folder, beside the run folders
 RUN_DIR = "games.parquet"  # the run folder of strategies played against each other (as compare names it)
 ENDS = tuple(L.END_NAMES[int(e)] for e in L.EndReason)  # how a hand ends: out, stock, cap
 KINDS = tuple(k.name.lower() for k in L.CanastaKind)  # the canasta kinds the hands table records
@@ -119,8 +121,6 @@ def side_label(job: Job, label: str) -> str:
 
 def rotation_labels(job: Job) -> list[list[str]]:
     """The row of each side on each rotation of the seating (duplicate deals rotate it)."""
-    from .results import side_labels
-
     return [[side_label(job, x) for x in side_labels(job, r)] for r in range(job.variant.n_sides)]
 
 
@@ -237,8 +237,6 @@ def profile(variant: str | Variant, strategies: str | StrategySpec | StrategyCho
                      **{k: meta[k] for k in ("rules", "house_rules", "package_version", "code_version", "machine")},
                      "wall_seconds": round(exp.wall, 3)})
     if root is not None:
-        from .results import write_parquet
-
         write_parquet(df, dict(df.attrs), root / PROFILE_FILE)
         write_output_record(root, what)
     return df

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import strategies as strategies_pkg
+from sim.analysis.compare import compare
+from sim.run.store import write_json_atomic
 from strategies import BUILT_IN, REGISTRY, StrategyError
-
-from .compare import compare
-from .store import write_json_atomic
 
 STRENGTH_FILE = Path(strategies_pkg.__file__).parent / "strength.json"
 REFERENCE = "baseline"

@@ -15,13 +15,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.records.outputs import SWEEP_FILE
+from sim.records.results import write_parquet
+from sim.records.tidy import knob_column
+from sim.rules import Variant, get_variant
+from sim.run.experiment import Experiment
+from sim.run.output import folder_name, prepare_output, whole_deals, write_output_record
+from sim.run.runner import Progress, make_job
+from sim.run.seating import one_against_rest, seating
+from sim.stats import ALPHA_HOLM, CONFIDENCE, holm
 from strategies import StrategyChoice, StrategyError, StrategySpec, parse_strategy
-
-from .experiment import Experiment
-from .rules import Variant, get_variant
-from .runner import Progress, make_job
-from .stats import holm
-from .tidy import knob_column
 
 
 def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataFrame) -> list[dict[str, Any]]:
@@ -58,11 +61,6 @@ def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataF
     return rows
 
 
-def seating(variant: Variant, a: StrategyChoice, b: StrategyChoice) -> list[StrategyChoice]:
-    """`a` on every seat of side 0, `b` on every other seat (so in a 3-player game, b twice)."""
-    return [a if variant.seat_side(p) == 0 else b for p in range(variant.players)]
-
-
 def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
           grid: Mapping[str, Sequence[Any]] | pd.DataFrame, opponent: str | StrategySpec | StrategyChoice = "baseline",
           games: int = 200, seed: int = 0, workers: int = 0, progress: Progress = None,
@@ -71,21 +69,11 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     results per parameter row, read as a head to head on the deals (sim.stats.head_to_head).
 
     `strategy` may carry fixed knobs (`"baseline:meld=three"`); the grid varies the others. The
-    result has the knob values (typed, sim.tidy: numbers as numbers), then games and wins, the pair
+    result has the knob values (typed, sim.records.tidy: numbers as numbers), then games and wins, the pair
     counts, the win rate, the score margin per deal and the Elo difference with their 95% intervals
     on the deals, and `real`: whether the row differs from the opponent after Holm's correction for
     the number of rows. With `out`, each row's games go to their own run folder under it, and
     `sweep.parquet` holds the table; a stopped sweep resumes."""
-    from .compare import (
-        ALPHA_HOLM,
-        CONFIDENCE,
-        folder_name,
-        one_against_rest,
-        prepare_output,
-        whole_deals,
-        write_output_record,
-    )
-
     v = get_variant(variant) if isinstance(variant, str) else variant
     base = parse_strategy(strategy)
     opp = parse_strategy(opponent)
@@ -113,7 +101,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
         rec.update({k2: h2h[k2] for k2 in SWEEP_COLUMNS})
         out_rows.append(rec)
     df = pd.DataFrame(out_rows)
-    for name in (rows[0] if rows else {}):  # numbers as numbers (sim.tidy): a curve plots against the knob
+    for name in (rows[0] if rows else {}):  # numbers as numbers (sim.records.tidy): a curve plots against the knob
         df[name] = knob_column(list(df[name]), base.spec.knob(name))
     df["real"] = holm(df["p_value"].to_numpy(), ALPHA_HOLM)
     df.attrs.update({"variant": v.name, "opponent": opp.label, "seed": seed, "games_per_row": budget,
@@ -123,9 +111,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
                                                           "machine")},
                      "wall_seconds": round(exp.wall, 3)})
     if root is not None:
-        from .results import write_parquet
-
-        write_parquet(df, dict(df.attrs), root / "sweep.parquet")
+        write_parquet(df, dict(df.attrs), root / SWEEP_FILE)
         write_output_record(root, what)
     return df
 

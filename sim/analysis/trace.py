@@ -4,7 +4,7 @@ For checking that a knob does what it says over real games (tests/test_knobs.py)
 "what did my strategy do when ...?" in a notebook. Runs in this process; memory grows with the
 number of traced decisions (about 5 KB each in a two-side game), so trace what you need.
 
-Cards show by name (sim/cards.py: `7C`, `TH`, `JK`): the `card`, `pile_top` and `choice_text`
+Cards show by name (sim/rules/cards.py: `7C`, `TH`, `JK`): the `card`, `pile_top` and `choice_text`
 columns of `DecisionTrace.decisions`, `DecisionTrace.hand_of(i)` and `DecisionTrace.options_text(i)`;
 `describe_option(kind, a, b, c)` reads one option row (sim/engine/contract.py, class Option) as text.
 """
@@ -17,13 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.engine import layout as L
+from sim.records.transcript import METHODS
+from sim.rules import Variant, pack
+from sim.rules.cards import RANK_CLASS_NAMES, card_name
+from sim.run.runner import EngineError, describe_error, make_job
 from strategies import StrategyChoice, StrategySpec
-
-from .cards import RANK_CLASS_NAMES, card_name
-from .engine import layout as L
-from .rules import Variant, pack
-from .runner import EngineError, describe_error, make_job
-from .transcript import METHODS
 
 CARD_NAMES = np.array([card_name(k) for k in range(L.NK)], dtype=object)  # by card kind
 
@@ -143,8 +142,8 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
                     check: bool = False, chunk: int = 10) -> DecisionTrace:
     """Play `games` games and trace the decisions of the strategies at positions `traced` of the
     list, at the decision points `points` (layout.DP_*; default all). Same games as `play`."""
-    from .engine.game import play_batch_nb
-    from .engine.state import new_state
+    from sim.engine.game import play_batch_nb
+    from sim.engine.state import new_state
 
     job = make_job(variant, strategies, seed, check)
     R = pack(job.variant)

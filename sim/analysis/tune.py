@@ -29,13 +29,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.records.results import check_writable
+from sim.rules import Variant, get_variant, house_rules
+from sim.run.experiment import Experiment, code_version
+from sim.run.output import whole_deals
+from sim.run.runner import Pool, dask_client, make_job, resolve_workers, whole_number
+from sim.run.seating import one_against_rest, seating
+from sim.run.store import write_text_atomic
+from sim.stats import CONFIDENCE, fmt_interval
 from strategies import REGISTRY, Knob, StrategyChoice, StrategyError, StrategySpec, parse_strategy
-
-from .compare import CONFIDENCE, fmt_interval, one_against_rest, whole_deals
-from .experiment import Experiment, code_version
-from .rules import Variant, get_variant, house_rules
-from .runner import Pool, dask_client, make_job, resolve_workers, whole_number
-from .sweep import seating
 
 MIN_TRIALS = 5  # fewer trials is not a search: the sampler would only ever draw at random
 MIN_TRIAL_DEALS = 10  # a trial reads its win rate from at least this many duplicate deals
@@ -357,8 +359,6 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
         meta={"house_rules": house_rules(v), "startup_trials": startup, "trials": trials, "loads": list(loads),
               "sources": code_version(), "workers": "dask" if client is not None else resolve_workers(workers)})
     if save_path is not None:
-        from .store import write_text_atomic
-
         result.saved = save_path
         write_text_atomic(save_path, strategy_file(result))
     return result
@@ -383,8 +383,6 @@ def check_name(name: str) -> None:
 
 def check_save(save: str | Path, force: bool) -> Path:
     """The strategy file to write (loaded later with --load): checked as every output is."""
-    from .results import check_writable
-
     return check_writable(save, force, suffix=".py", label="--save")
 
 

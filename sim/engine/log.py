@@ -1,4 +1,4 @@
-"""The event log behind transcripts (docs/transcript.md) and the decision trace (sim.trace).
+"""The event log behind transcripts (docs/transcript.md) and the decision trace (sim.analysis.trace).
 
 Both are off in ordinary runs: logging costs one load and a branch per event (log_nb is inlined),
 and the writers run only when a transcript or a trace asked for them. The writers take int64

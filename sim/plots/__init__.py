@@ -188,8 +188,8 @@ def sweep_curve(ax: Axes | None, sweep: pd.DataFrame, knob: str, value: str = "w
     A numeric knob column gives a line through the settings in knob order with a shaded interval band;
     rows whose knob is NaN have no place on that axis and are left out. A Categorical column (in category
     order; unused categories keep their slot) or an object column (in order of appearance) gives evenly
-    spaced points with error bars, the values as tick labels. `sim.sweep` types its knob columns that way
-    (sim.tidy): numbers only give the line, a named setting among them the ordered points.
+    spaced points with error bars, the values as tick labels. `sim.analysis.sweep` types its knob columns that way
+    (sim.records.tidy): numbers only give the line, a named setting among them the ordered points.
     Call it again on the same Axes with another `label` to overlay a second curve (e.g. against another
     opponent); categorical overlays are shifted a little so their error bars do not hide each other."""
     _need(sweep, knob, value, low, high)

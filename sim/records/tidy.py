@@ -16,9 +16,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from sim.engine import layout as L
 from strategies import Knob, StrategyError, parse_strategy
-
-from .engine import layout as L
 
 __all__ = ["hand_sides", "knob_column", "knob_table", "sides", "short_label", "with_knobs", "with_pair_knobs"]
 
@@ -136,7 +135,7 @@ def sides(games: pd.DataFrame, knobs: Literal["varying", "all"] | Sequence[str] 
     """The games table long: one row per game and side with the side's strategy (short label), its
     name and knobs, score, margin over the best other side, whether it won, and the game's length.
 
-    Sorted by game then side; `won` is the side with the highest total (sim.results' winner_side)."""
+    Sorted by game then side; `won` is the side with the highest total (sim.records.results' winner_side)."""
     n = _n_sides(games)
     scores = np.stack([games[f"{SCORE_PREFIX}{s}"].to_numpy() for s in range(n)], axis=1)
     parts = []

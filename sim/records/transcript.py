@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from .cards import card_name
-from .engine import layout as L
-from .results import check_writable
-from .rules import Variant
-from .runner import EngineError, Job, describe_error, make_job
-from .store import write_text_atomic
+from sim.engine import layout as L
+from sim.records.results import check_writable
+from sim.rules import Variant
+from sim.rules.cards import card_name
+from sim.run.runner import EngineError, Job, describe_error, make_job
+from sim.run.store import write_text_atomic
 
 METHODS = {L.TAKE_M1: "pair", L.TAKE_M2: "natural_wild", L.TAKE_M3: "layoff", L.TAKE_FREE: "free"}
 KNOCKS = {L.KNOCK_DIRECT: "direct", L.KNOCK_INDIRECT: "indirect"}  # a Buraco morto's `knock` (R-140)
@@ -24,9 +24,9 @@ KINDS = {L.MK_RANK: "rank", L.MK_WILD: "wild", L.MK_BLACK3: "black3", L.MK_SEQ: 
 
 def record(job: Job, game: int, n_events: int = 200_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play game `game` of the run with logging on: the same cards and choices as in `play`."""
-    from .engine.game import play_batch_nb
-    from .engine.state import new_state
-    from .rules import pack
+    from sim.engine.game import play_batch_nb
+    from sim.engine.state import new_state
+    from sim.rules import pack
 
     R = pack(job.variant)
     while True:

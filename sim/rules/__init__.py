@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .engine import layout as L
+from sim.engine import layout as L
 
 MINUS_INF = -(10**9)
 ONE_DEAL = 0  # target_score 0: one deal is the game, the higher score wins, a tie plays another deal

@@ -1,5 +1,5 @@
 """Experiments at scale: the games of one or more jobs, played in chunks that go to disk as they
-finish (sim.store), resumed where a stopped run left off, and summed as they finish (`play` and
+finish (sim.run.store), resumed where a stopped run left off, and summed as they finish (`play` and
 `profile` need no more). The few columns the statistics on deals need (the winner and the final
 scores: 9 bytes a game at two sides) go to a scratch file and are read back a block of deals at a
 time into running sums, so memory stays flat however many games.
@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .engine import layout as L
-from .runner import (
+from sim.engine import layout as L
+from sim.run.frames import games_frame, hands_frame, metadata, side_labels
+from sim.run.runner import (
     MAX_TASK,
     Job,
     Pool,
@@ -41,8 +41,9 @@ from .runner import (
     resolve_workers,
     whole_number,
 )
-from .stats import DealStats, Moments, pair_values, summarize_pairs
-from .store import PLAY, RunFolder, open_run
+from sim.run.store import PLAY, RunFolder, open_run
+from sim.stats import CONFIDENCE, DealStats, Moments, pair_values, summarize_pairs, wilson
+from sim.version import __version__
 
 COUNT_COLUMNS = ("n_hands", "capped_hands", "capped_game")  # summed as games finish (Totals)
 # games whose pair values are computed at once (rounded up to whole deals): about 300 bytes a game of
@@ -172,7 +173,7 @@ def strategy_code(job: Job) -> list[str]:
 
 def identity(job: Job) -> dict[str, Any]:
     """What a run folder must match to be resumed: the same games, game for game."""
-    from .engine.cache import source_hash
+    from sim.engine.cache import source_hash
 
     return {
         "variant": job.variant.name,
@@ -187,7 +188,7 @@ def identity(job: Job) -> dict[str, Any]:
 
 def git_commit() -> str | None:
     """The checkout's commit (with `+dirty` for uncommitted edits), when the package runs from one."""
-    from .engine.cache import PACKAGE_ROOT
+    from sim.engine.cache import PACKAGE_ROOT
 
     if not (PACKAGE_ROOT / ".git").exists():
         return None
@@ -202,7 +203,7 @@ def git_commit() -> str | None:
 
 
 def code_version() -> dict[str, Any]:
-    from .engine.cache import source_hash
+    from sim.engine.cache import source_hash
 
     return {"package": __version__, "engine_sources": source_hash(), "git": git_commit()}
 
@@ -217,7 +218,7 @@ class Experiment:
     pool of workers for all jobs, written part by part to each job's run folder when it has one.
 
     Finished games found in a folder are not played again; a folder of another run, or of another
-    `command` than the one writing them, is refused before any game (sim.store.open_run)."""
+    `command` than the one writing them, is refused before any game (sim.run.store.open_run)."""
 
     def __init__(self, jobs: Sequence[Job], budget: int, outs: Sequence[str | Path | None] | None = None,
                  hands: bool = False, keep_rows: bool = False, workers: int = 0, chunk: int = MAX_TASK,
@@ -334,8 +335,6 @@ class Experiment:
                 self._own_pool = True
 
     def _take(self, i: int, g0: int, g: np.ndarray, h: np.ndarray) -> None:
-        from .results import games_frame, hands_frame, metadata
-
         job = self.jobs[i]
         n = len(g)
         f = self.folders[i]
@@ -362,7 +361,7 @@ class Experiment:
     reads_hands = False  # a subclass that reads each chunk's hands table (take_hands) sets it
 
     def take_hands(self, i: int, hands: pd.DataFrame) -> None:
-        """Job `i`'s hands table of a finished chunk, for a subclass that reads it (sim.profile)."""
+        """Job `i`'s hands table of a finished chunk, for a subclass that reads it (sim.analysis.profile)."""
 
     def close(self) -> None:
         """Close the progress display and record this session (wall time, games played) in each folder."""
@@ -425,7 +424,7 @@ class Experiment:
         return total, (gx, gm)
 
     def summary(self, i: int, a: str, b: str, upto: int, labels: Sequence[str] | None = None,
-                confidence: float = 0.95) -> dict[str, Any]:
+                confidence: float = CONFIDENCE) -> dict[str, Any]:
         """sim.stats.head_to_head of A against B over games 0..upto-1."""
         deals, moments = self.deal_stats(i, a, b, upto, labels)
         return summarize_pairs(deals, confidence, moments)
@@ -453,8 +452,6 @@ class Experiment:
     def _side_codes(self, i: int, labels: Sequence[str] | None) -> tuple[list[str], np.ndarray]:
         """The strategy labels (sorted) and, per rotation of the seating and side, the index of the side's
         label: `labels`, one per side of the base seating, rename them (Experiment.frame)."""
-        from .results import side_labels
-
         job = self.jobs[i]
         v = job.variant
         if labels is None:
@@ -467,11 +464,10 @@ class Experiment:
         cats = sorted({x for row in per_rot for x in row})
         return cats, np.array([[cats.index(x) for x in row] for row in per_rot], np.int64)
 
-    def win_rates(self, i: int = 0, labels: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    def win_rates(self, i: int = 0, labels: Sequence[str] | None = None,
+                  confidence: float = CONFIDENCE) -> pd.DataFrame:
         """sim.stats.win_rates of job `i`'s games played (`labels` as in `frame`), from the running totals:
         no table of every game is made (the long form of 200,000 games alone took 60 MB)."""
-        from .stats import wilson
-
         cats, code = self._side_codes(i, labels)
         t = self.sums[i]
         games = np.zeros(len(cats), np.int64)
@@ -496,8 +492,6 @@ class Experiment:
 
     def run_meta(self, i: int = 0) -> dict[str, Any]:
         """The DESIGN metadata record of job `i` for the games played so far."""
-        from .results import metadata
-
         f = self.folders[i]
         wall = self.wall
         if f is not None:  # earlier sessions, and this one once close() has recorded it

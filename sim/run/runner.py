@@ -12,10 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from sim.engine import layout as L
+from sim.rules import Variant, get_variant, pack
 from strategies import REGISTRY, StrategyChoice, StrategySpec, parse_strategy
-
-from .engine import layout as L
-from .rules import Variant, get_variant, pack
 
 
 class EngineError(RuntimeError):
@@ -82,8 +81,8 @@ def function_table(fns: Sequence) -> tuple:
 
 def _warm_engine(fns: Sequence) -> Callable[[], None]:
     def warm() -> None:
-        from .engine.game import play_batch_nb
-        from .engine.state import new_state
+        from sim.engine.game import play_batch_nb
+        from sim.engine.state import new_state
 
         R = pack(get_variant("classic-4p"))
         S = new_state(R)
@@ -99,7 +98,7 @@ def prepare_engine(fns: Sequence | None = None) -> None:
     strategy) before any game is played, in this process, so worker processes load them from disk.
     A run compiles only what it plays: a built-in strategy it does not use is compiled by the first
     run that does (one line says so)."""
-    from .engine.cache import compile_once
+    from sim.engine.cache import compile_once
 
     every: list = []
     for f in [s.decide for s in REGISTRY.values() if not s.is_user] if fns is None else fns:
@@ -113,7 +112,7 @@ def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
     them for these sources (one line says so), so workers load them from disk instead of each
     compiling them. When only worker processes will play built-in strategies that are already
     compiled, this process does not load the engine at all: it would hold about 60 MB for nothing."""
-    from .engine.cache import is_compiled
+    from sim.engine.cache import is_compiled
 
     fns = [f for job in jobs for f in job.functions()]
     built_in = {id(s.decide) for s in REGISTRY.values() if not s.is_user}
@@ -173,8 +172,8 @@ def describe_error(job: Job, st: np.ndarray) -> str:
 
 def run_chunk(job: Job, g0: int, n: int, want_hands: bool) -> tuple[np.ndarray, np.ndarray]:
     """Play games g0..g0+n-1 in this process; returns (game rows, hand rows)."""
-    from .engine.game import play_batch_nb
-    from .engine.state import new_state
+    from sim.engine.game import play_batch_nb
+    from sim.engine.state import new_state
 
     R = pack(job.variant)
     S = new_state(R)
@@ -223,7 +222,7 @@ def resolve_workers(workers: int) -> int:
 def engine_here() -> bool:
     """Whether this process already holds the compiled engine (an earlier run in it loaded it: a
     notebook's, a test's), so that a handful of games costs nothing more to play here."""
-    from .engine.game import play_batch_nb
+    from sim.engine.game import play_batch_nb
 
     overloads = getattr(play_batch_nb, "overloads", None)  # None: numba's JIT is off, nothing to load
     return overloads is None or bool(overloads)
@@ -375,7 +374,7 @@ def dask_client(scheduler: Any) -> Any:
         from distributed import Client
     except ImportError:  # declared in pyproject.toml; a trimmed install may lack it
         raise SchedulerError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
-    from .engine.cache import source_hash
+    from sim.engine.cache import source_hash
 
     if isinstance(scheduler, Client):
         client = scheduler
@@ -406,7 +405,7 @@ SCHEDULER_TIMEOUT = "10s"
 
 def worker_source_hash() -> str:
     """Run on each Dask worker: the hash of the engine and strategy sources it would play."""
-    from .engine.cache import source_hash
+    from sim.engine.cache import source_hash
 
     return source_hash()
 

@@ -50,7 +50,7 @@ class ResultsError(ValueError):
 
 class OtherRunError(ResultsError):
     """The output folder holds the results of another run or command: refused unless `force`
-    replaces them (a cache, sim.studies.cached, replaces them on purpose)."""
+    replaces them (a cache, sim.report.studies.cached, replaces them on purpose)."""
 
 
 def folder_owner(p: Path) -> str | None:
@@ -114,8 +114,8 @@ def claim(p: Path, command: str, force: bool) -> str | None:
 
 
 def outside_runs(p: Path) -> None:
-    """Refuse a path inside a run folder, --force or not: a run folder holds only its own files (sim.results.read
-    refuses one with anything else in it)."""
+    """Refuse a path inside a run folder, --force or not: a run folder holds only its own files
+    (sim.records.results.read refuses one with anything else in it)."""
     for q in Path(os.path.abspath(p)).parents:
         if (q / RUN_FILE).is_file():
             raise ResultsError(f"{str(p)!r} lies inside run folder {str(q)!r} (of canasta-lab "

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from support import NATURAL_KINGS, Table, pick, stock, stop_table
 
-from sim.cards import card_name, parse_card, parse_cards, rank_class
+from sim import get_variant, play, trace_decisions
 from sim.engine import layout as L
 from sim.engine.deal import deal_hand_nb
 from sim.engine.draw import enum_draw_step_nb
@@ -33,11 +33,10 @@ from sim.engine.meldtable import meld_new_nb, meld_put_nb, rank_meld_ok_nb
 from sim.engine.pile import snapshot_nb
 from sim.engine.state import State, new_state
 from sim.engine.turn import begin_turn_nb, play_turn_nb, resume_turn_nb
-from sim.results import play
-from sim.rules import get_variant, pack
-from sim.runner import make_job
-from sim.trace import trace_decisions
-from sim.transcript import events
+from sim.records.transcript import events
+from sim.rules import pack
+from sim.rules.cards import card_name, parse_card, parse_cards, rank_class
+from sim.run.runner import make_job
 
 BOAT = ["boat-2p", "boat-3p", "boat-4p"]
 BOAT_CHECKED_GAMES = 200  # games per preset and strategy with the invariant checks on, at full size

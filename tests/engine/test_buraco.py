@@ -16,7 +16,7 @@ from typing import NamedTuple
 import pytest
 from support import Table, pick, stock, stop_table
 
-from sim.cards import card_name, parse_card, parse_cards, rank_class
+from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.buraco import buraco_turn_nb, enum_buraco_draw_nb, enum_buraco_meld_nb
 from sim.engine.deal import deal_hand_nb
@@ -26,7 +26,8 @@ from sim.engine.meldtable import meld_new_nb, meld_put_nb
 from sim.engine.seqtable import seq_new_nb, seq_put_nb
 from sim.engine.state import new_state
 from sim.engine.table import packet_lo_nb
-from sim.rules import get_variant, pack
+from sim.rules import pack
+from sim.rules.cards import card_name, parse_card, parse_cards, rank_class
 
 B2, B4 = "buraco-2p", "buraco-4p"
 S_, H_, D_, C_ = L.SUIT_S, L.SUIT_H, L.SUIT_D, L.SUIT_C
@@ -360,7 +361,7 @@ def test_r141_r147_one_deal_is_the_game_and_a_tie_plays_another():
 
 @pytest.mark.parametrize("variant", [B2, B4])
 def test_r136_each_side_takes_its_own_morto_once(variant):
-    from sim.results import play
+    from sim import play
 
     r = play(variant, ["baseline", "random"], games=40, seed=11, hands=True, check=True)
     h = r.hands

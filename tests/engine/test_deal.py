@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.deal import deal_hand_nb
 from sim.engine.layout import HC_N
 from sim.engine.state import new_state
-from sim.rules import get_variant, pack
+from sim.rules import pack
 
 
 @pytest.mark.parametrize("variant, expected", [

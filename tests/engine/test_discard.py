@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from support import Table
 
-from sim.cards import parse_card
+from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.discard import apply_discard_nb, enum_discard_nb
-from sim.rules import get_variant
+from sim.rules.cards import parse_card
 
 
 def discard(t: Table, seat: int, card: str) -> Table:

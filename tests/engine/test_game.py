@@ -3,8 +3,7 @@ passing (`dealer_rotation`), and the simulator's caps, counted and never silent 
 
 from __future__ import annotations
 
-from sim.results import play
-from sim.rules import get_variant
+from sim import get_variant, play
 
 
 def test_r03_game_ends_only_with_a_unique_leader_at_or_above_5000():

@@ -15,7 +15,7 @@ import math
 import pytest
 from support import NATURAL_KINGS, NATURAL_QUEENS, Table, strategy_table
 
-from sim.cards import card_name, parse_card, rank_class
+from sim import get_variant, play, with_rules
 from sim.engine import layout as L
 from sim.engine.discard import enum_discard_nb
 from sim.engine.draw import apply_draw_step_nb, enum_draw_step_nb
@@ -26,10 +26,10 @@ from sim.engine.meld import meld_step_nb
 from sim.engine.meldtable import rank_meld_ok_nb
 from sim.engine.pile import snapshot_nb
 from sim.engine.turn import resume_turn_nb
-from sim.results import play
-from sim.rules import exact_deal_cards, get_variant, with_rules
-from sim.runner import make_job
-from sim.transcript import events
+from sim.records.transcript import events
+from sim.rules import exact_deal_cards
+from sim.rules.cards import card_name, parse_card, rank_class
+from sim.run.runner import make_job
 
 H001 = ["house-001-2p", "house-001-3p", "house-001-4p"]
 HOUSE = [*H001, "house-003-4p"]

@@ -5,8 +5,7 @@ fraction of them (CANASTA_TEST_SCALE, tests/conftest.py)."""
 
 import pytest
 
-from sim.results import play
-from sim.rules import PRESETS
+from sim import PRESETS, play
 
 EVERY_PRESET = list(PRESETS)
 RANDOM_GAMES = 2000  # random legal play per preset, at full size

@@ -124,7 +124,7 @@ def run_in(copy: Path, cache: Path, code: str) -> subprocess.CompletedProcess:
 PLAY_CLI = ("import sys; from sim.cli import main; "
             "sys.exit(main(['play', 'classic-4p', '-s', 'baseline', '-s', 'random', '--games', '4', '--seed', '1', "
             "'--quiet']))")
-PLAY_API = ("from sim.results import play; from sim.engine import cache as jit; "
+PLAY_API = ("from sim import play; from sim.engine import cache as jit; "
             "g = play('classic-4p', ['baseline', 'random'], games=4, seed=1).games; "
             "print('scores', g.score_0.tolist(), g.score_1.tolist()); "
             "print('compiled', sorted(jit.compiled_here()))")
@@ -212,3 +212,43 @@ def test_numba_cache_dir_is_honoured(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert Path(r.stdout.strip()).parent == tmp_path / "canasta-lab"
+
+
+SEPARATE_PROBE = """
+import sys
+from numba import njit, types
+from sim.engine.link import separate
+
+for i in range(int(sys.argv[1])):  # compiles before: numba's count of them goes into every symbol
+    njit(lambda x: x + i)(1)
+
+def plain(x):
+    return x + 1
+
+def apart(x):
+    return x + 2
+
+plain = njit(plain)
+apart = separate(njit(apart))
+for f in (plain, apart):
+    f.compile((types.int64,))
+print(plain.overloads[(types.int64,)].fndesc.mangled_name)
+print(apart.overloads[(types.int64,)].fndesc.mangled_name)
+"""
+
+
+def test_a_separate_kernel_has_the_same_symbol_in_every_process(tmp_path):
+    """Its callers name it by symbol, so two processes compiling one source version at once (pytest's
+    workers from an empty cache) must agree on it, or a caller cached by one and the kernel by the
+    other do not link ("Symbol not found"). numba numbers a plain function by its compile count."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("no compiled code")
+    (tmp_path / "probe_link.py").write_text(SEPARATE_PROBE)
+    names = []
+    for before in (0, 3):
+        r = subprocess.run([sys.executable, "probe_link.py", str(before)], capture_output=True, text=True,
+                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert r.returncode == 0, r.stderr
+        names.append(r.stdout.split())
+    assert names[0][0] != names[1][0]  # a plain function: the count shows in its symbol
+    assert names[0][1] == names[1][1]  # a separate one: not

@@ -160,8 +160,9 @@ def test_unknown_option_kinds_are_errors_not_guesses():
 def test_heuristic_refuses_an_option_kind_it_does_not_know():
     import numpy as np
 
-    from sim.rules import get_variant, pack
-    from sim.runner import prepare_engine
+    from sim import get_variant
+    from sim.rules import pack
+    from sim.run.runner import prepare_engine
     from strategies.heuristic import heuristic_decide_nb
 
     prepare_engine()
@@ -186,8 +187,9 @@ def test_a_big_pack_preset_leaves_a_classic_state_its_own_size():
     Railroad game for six adds no slot to a Classic game's stock, pile, meld table or observation. The
     face-down packets lie at the far end of the stock's own array (table.py), so a Classic game carries
     no room for them."""
+    from sim import PRESETS, get_variant
     from sim.engine.state import new_state
-    from sim.rules import PRESETS, get_variant, pack
+    from sim.rules import pack
 
     big = {name for name, v in PRESETS.items() if v.foot_size > 0}
     assert {"pennies-6p", "railroad-6p"} <= big

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from support import NATURAL_KINGS, Table
 
-from sim.cards import parse_card, rank_class
 from sim.engine import layout as L
 from sim.engine.layout import HC_R, SD_MOR
 from sim.engine.meld import apply_meld_nb
 from sim.engine.meldtable import truncate_melds_nb
+from sim.rules.cards import parse_card, rank_class
 
 
 def _meld_row(t: Table, side: int, rank: str) -> int:

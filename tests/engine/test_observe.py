@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from support import strategy_table
 
+from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.deal import deal_hand_nb
 from sim.engine.layout import HC_N, SD_CUM, SD_MELDED, SD_NM, SD_RED3, SD_REQ
@@ -18,7 +19,7 @@ from sim.engine.observe import observe_nb
 from sim.engine.rng import seed_rng_nb
 from sim.engine.state import new_state
 from sim.engine.turn import play_turn_nb
-from sim.rules import get_variant, pack
+from sim.rules import pack
 
 
 def mid_hand(variant: str, seed: int, turns: int):

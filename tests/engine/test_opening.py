@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from support import Table
 
+from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.layout import SD_REQ
 from sim.engine.opening import max_meld_value_nb
-from sim.rules import get_variant, pack
+from sim.rules import pack
 
 
 def _requirement(variant: str, score: int) -> int:

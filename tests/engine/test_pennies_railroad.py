@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from support import NATURAL_KINGS, Table, pick, stock, stop_table
 
-from sim.cards import card_name, parse_card, parse_cards, rank_class
+from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.deal import deal_hand_nb
 from sim.engine.discard import enum_discard_nb
@@ -34,9 +34,10 @@ from sim.engine.pile import apply_take_nb, snapshot_nb
 from sim.engine.state import State, new_state
 from sim.engine.table import packet_lo_nb
 from sim.engine.turn import begin_turn_nb, play_turn_nb, resume_turn_nb
-from sim.rules import get_variant, pack
-from sim.runner import make_job, run_chunk
-from sim.transcript import events
+from sim.records.transcript import events
+from sim.rules import pack
+from sim.rules.cards import card_name, parse_card, parse_cards, rank_class
+from sim.run.runner import make_job, run_chunk
 
 PENNIES = "pennies-6p"
 RAILROAD = ["railroad-2p", "railroad-3p", "railroad-4p", "railroad-6p"]

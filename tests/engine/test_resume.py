@@ -13,7 +13,7 @@ from sim.engine.game import resume_hand_nb
 from sim.engine.invariants import check_nb
 from sim.engine.sample import sample_nb
 from sim.engine.state import new_state
-from sim.runner import function_table
+from sim.run.runner import function_table
 from strategies.heuristic import heuristic_decide_nb
 from strategies.library import BASELINE
 

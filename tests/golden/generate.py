@@ -31,15 +31,15 @@ TRANSCRIPT = (["baseline", "random"], 7, 3)  # strategies, seed, game
 
 
 def frames(preset: str, strategies: list[str], seed: int, games: int):
-    from sim.results import play
+    from sim import play
 
     r = play(preset, strategies, games=games, seed=seed, hands=True, check=True)
     return r.games, r.hands
 
 
 def transcript_lines(preset: str) -> list[str]:
-    from sim.runner import make_job
-    from sim.transcript import events
+    from sim.records.transcript import events
+    from sim.run.runner import make_job
 
     strategies, seed, game = TRANSCRIPT
     return [json.dumps(e, separators=(",", ":")) for e in events(make_job(preset, strategies, seed), game)]

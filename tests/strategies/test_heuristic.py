@@ -1,5 +1,5 @@
 """Issue 3, part 6: every knob of the heuristic strategies does what its one-line meaning says,
-checked on every traced decision of real games (sim.trace), with a count showing the situation
+checked on every traced decision of real games (sim.analysis.trace), with a count showing the situation
 arose often enough for the check to mean something."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from functools import cache
 import numpy as np
 import pytest
 
+from sim import trace_decisions
+from sim.analysis.trace import DecisionTrace
 from sim.engine import layout as L
-from sim.trace import DecisionTrace, trace_decisions
 from strategies.heuristic import THREAT_CARDS
 
 GAMES = 24
@@ -55,8 +56,9 @@ def can_go_out_now(o: np.ndarray, variant: str = "classic-4p") -> bool:
     """The hand can go out this turn with its side's melds as they stand (the engine's exact search,
     tests/engine/test_goout.py, loaded here from the observation): a wanted going out is planned
     before any meld style, so these decisions are not the style's."""
+    from sim import get_variant
     from sim.engine.goout import W_DEF, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
-    from sim.rules import get_variant, pack
+    from sim.rules import pack
 
     R = pack(get_variant(variant))
     w = np.zeros(W_DEF + L.NR, np.int64)
@@ -280,7 +282,7 @@ def test_go_out_m_goes_out_only_when_threatened_forced_or_told_to():
 
 
 def test_go_out_m_changes_how_hands_end():
-    from sim.results import play
+    from sim import play
 
     def out_share(strategy: str) -> float:
         r = play("classic-4p", [strategy, "baseline"], 40, 5, hands=True)
@@ -310,7 +312,7 @@ def test_go_out_asap_never_misses_a_going_out_its_meld_actions_allow():
 def test_asking_a_partner_who_always_says_yes_plays_like_never_asking():
     """Issue 10: a "yes" binds the player to go out, which `baseline` does anyway when it can, so
     asking an always-yes partner changes nothing (`baseline-v1` won 59% this way)."""
-    from sim.results import play
+    from sim import play
 
     a = play("classic-4p", ["baseline:ask=always,answer_max=yes", "baseline:ask=never"], 60, 9)
     b = play("classic-4p", ["baseline:ask=never", "baseline:ask=never"], 60, 9)
@@ -321,7 +323,7 @@ def test_asking_a_partner_who_always_says_yes_plays_like_never_asking():
 def test_opening_by_taking_the_pile_is_completed_nearly_always():
     """Issue 10: a pile take chosen before the side has opened is planned with the cards kept, so
     it rarely falls short and goes back to a stock draw (`baseline-v1`: 0.32% of takes)."""
-    from sim.results import play
+    from sim import play
 
     games = 300
     t = trace_decisions("classic-4p", ["baseline"], games, seed=5, traced=range(4), points=(L.DP_DRAW,))

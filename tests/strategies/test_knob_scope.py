@@ -10,16 +10,22 @@ from functools import cache
 import numpy as np
 import pytest
 
+from sim import (
+    PRESETS,
+    Variant,
+    compare,
+    get_variant,
+    play,
+    profile,
+    sweep,
+    tournament,
+    trace_decisions,
+    tune,
+    with_rules,
+    write_transcript,
+)
 from sim.cli import main
-from sim.compare import compare, tournament
-from sim.profile import profile
-from sim.results import play
-from sim.rules import PRESETS, Variant, get_variant, with_rules
-from sim.runner import Job, make_job, run_chunk
-from sim.sweep import sweep
-from sim.trace import trace_decisions
-from sim.transcript import write_transcript
-from sim.tune import tune
+from sim.run.runner import Job, make_job, run_chunk
 from strategies import BUILT_IN, FEATURES, REGISTRY, Knob, StrategyError, StrategySpec, parse_strategy
 from strategies.library import BASELINE
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim import Experiment, play, sweep, trace_decisions, win_rates
 from sim.cli import main
 from sim.engine import layout as L
 from sim.engine.game import play_batch_nb
-from sim.experiment import Experiment
-from sim.results import play
-from sim.runner import EngineError, make_job
-from sim.stats import paired_difference, win_rates
-from sim.sweep import sweep
-from sim.trace import trace_decisions
+from sim.run.runner import EngineError, make_job
+from sim.stats import paired_difference
 from strategies import REGISTRY, StrategyError, parse_strategy
 from strategies.user import DEFER, USER_SLOT0, user_strategy
 
@@ -204,7 +201,7 @@ def test_sweep_plays_every_grid_row_against_the_opponent_without_recompiling():
     before = compiled_engines()
     df = sweep("classic-4p", "baseline", {"min_pile": [0, 8], "freeze": ["never", 0]}, "baseline", games=8, seed=3)
     assert compiled_engines() == before
-    # knob columns are typed (sim.tidy): numbers as numbers, a named value makes an ordered categorical
+    # knob columns are typed (sim.records.tidy): numbers as numbers, a named value makes an ordered categorical
     assert list(df["min_pile"]) == [0, 0, 8, 8] and list(df["freeze"]) == ["never", "0", "never", "0"]
     assert (df["games"] == 8).all()
     assert {"win_rate", "win_low", "win_high", "margin", "margin_low", "margin_high", "elo", "real"} <= set(df.columns)
@@ -235,7 +232,7 @@ def test_cli_sweep_prints_a_table_and_writes_its_table_and_runs(tmp_path, capsys
                  "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "min_pile" in text and "win_rate" in text
-    from sim.results import read_parquet
+    from sim.records.results import read_parquet
 
     r = read_parquet(out / "sweep.parquet")
     assert len(r.games) == 2 and r.meta["grid"] == {"min_pile": ["0", "9"]}

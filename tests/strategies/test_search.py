@@ -17,9 +17,8 @@ import pandas as pd
 import pytest
 from decisions import decisions
 
+from sim import get_variant, play
 from sim.engine import layout as L
-from sim.results import play
-from sim.rules import get_variant
 from strategies import REGISTRY, StrategyError, parse_strategy
 from strategies.heuristic import heuristic_decide_nb
 from strategies.library import BASELINE
@@ -85,7 +84,7 @@ def test_search_chooses_the_same_as_plain_python(tmp_path: Path):
 def test_search_plays_a_short_game_as_plain_python():
     """A whole game (one hand capped at a few turns) with every kernel a Python function."""
     script = ("from dataclasses import replace\n"
-              "from sim.results import play\nfrom sim.rules import get_variant\n"
+              "from sim import get_variant, play\n"
               "v = replace(get_variant('classic-2p'), max_turns_per_hand=6, max_hands_per_game=1)\n"
               "g = play(v, ['search:samples=1', 'baseline'], games=1, seed=2, check=True).games\n"
               "print(int(g.n_hands[0]), int(g.decisions[0]))\n")

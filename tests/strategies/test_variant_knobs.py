@@ -10,9 +10,9 @@ from functools import cache
 import pandas as pd
 import pytest
 
-from sim.results import play
-from sim.runner import make_job
-from sim.transcript import events
+from sim import play
+from sim.records.transcript import events
+from sim.run.runner import make_job
 from strategies import StrategyError
 
 

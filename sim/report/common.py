@@ -1,0 +1,212 @@
+"""What every study shares: its size and cache (`Setup`), the `Study` it returns with its `Headline`s,
+and the texts of a rule and a knob value."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from sim.rules import PRESETS, Variant, get_variant, with_rules
+from sim.run.experiment import code_version, machine
+from sim.run.store import (
+    OtherRunError,
+    outside_runs,
+)
+from sim.stats import CONFIDENCE, TWO_SIDED, fmt_interval
+
+GAMES_ENV = "CANASTA_LAB_GAMES"  # games per row for every study (the tests' small size)
+
+
+OUT_ENV = "CANASTA_LAB_OUT"  # where the study cache goes instead of out/ of the checkout
+
+
+FULL_GAMES = 20_000  # games per row at full size: a win rate's 95% interval within about +-0.7 points
+
+
+CHECK_GAMES = 160  # games per row against `search` (about 1.5 s a game on one core)
+
+
+CHECK_SHARE = 10  # at a small size, the search check plays this fraction of the rows' games
+
+
+TARGET_HALF_WIDTH = 0.01  # a headline's 95% interval: narrower than plus or minus one point of win rate
+
+
+MIN_DEALS = 1000  # fewer deals (a small run) may give a narrow interval by chance: no size claim from them
+
+
+SEED = 1
+
+
+VARIANT = "classic-4p"
+
+
+STRONG = "expert"
+
+
+SEARCH = "search"
+
+
+FAIR = 0.5  # an even match
+
+
+Z95 = float(special.ndtri((1 + CONFIDENCE) / TWO_SIDED))  # the normal quantile of a two-sided 95% interval
+
+
+Z95_WIDTH = TWO_SIDED * Z95  # a 95% interval's width in standard errors
+
+
+def games_from_env(default: int = FULL_GAMES) -> int:
+    """Games per row: CANASTA_LAB_GAMES when set (the tests run every notebook small), else `default`."""
+    text = os.environ.get(GAMES_ENV)
+    if text is None:
+        return default
+    try:
+        n = int(text)
+    except ValueError:
+        raise ValueError(f"{GAMES_ENV}={text!r}: give a whole number of games, e.g. {GAMES_ENV}=200") from None
+    if n < 2:
+        raise ValueError(f"{GAMES_ENV}={n}: give at least 2 games")
+    return n
+
+
+def check_games_for(games: int) -> int:
+    """Games per row against `search`: its own size at full size, a tenth of the rows' when small."""
+    return CHECK_GAMES if games >= FULL_GAMES else max(2, games // CHECK_SHARE)
+
+
+def checkout_root() -> Path | None:
+    """The source checkout this package runs from (a folder with pyproject.toml), if any."""
+    root = Path(__file__).resolve().parents[1]
+    return root if (root / "pyproject.toml").exists() else None
+
+
+def cache_dir(study: str) -> Path:
+    """Where a study keeps its games: $CANASTA_LAB_OUT/studies/STUDY, else out/studies/STUDY of the
+    checkout (git-ignored), else of the working folder."""
+    base = os.environ.get(OUT_ENV)
+    root = Path(base) if base else (checkout_root() or Path.cwd()) / "out"
+    return root / "studies" / study
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a study plays: sizes, seed, house rules, the cache folder and where the games run."""
+
+    games: int
+    check: int
+    seed: int
+    root: Path
+    rules: tuple[str, ...] = ()
+    workers: int = 0
+    progress: Any = None
+    scheduler: Any = None
+
+    def variant(self, name: str = VARIANT) -> Variant:
+        return with_rules(get_variant(name), list(self.rules))
+
+    def run(self, fn: Callable[..., Any], *args: Any, out: str, **kw: Any) -> Any:
+        """`fn` (sweep or play) into the study cache under `out`."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        return cached(fn, *args, out=self.root / out, workers=self.workers, progress=self.progress,
+                      scheduler=self.scheduler, **kw)
+
+
+def cached(fn: Callable[..., Any], *args: Any, out: str | Path, **kw: Any) -> Any:
+    """`fn(*args, out=out, **kw)` for a command that resumes from its output folder (sweep, play,
+    compare, ...), treating that folder as a cache: the games already there are reused, and games of
+    another run (an edited strategy, another code version) are replaced instead of refused."""
+    try:
+        return fn(*args, out=out, **kw)
+    except OtherRunError:
+        return fn(*args, out=out, **{**kw, "force": True})
+
+
+def setup(name: str, games: int | None, seed: int, check_games: int | None, out: str | Path | None,
+          rules: Sequence[str], workers: int, progress: Any, scheduler: Any) -> Setup:
+    """Everything checked before a game: sizes, the house rules against every variant the study plays."""
+    games = games_from_env() if games is None else games
+    if games < 2:
+        raise ValueError(f"games={games}: give at least 2 games per row")
+    check = check_games_for(games) if check_games is None else check_games
+    if check < 0:
+        raise ValueError(f"check_games={check}: give 0 (no check against search) or more")
+    s = Setup(games, check, seed, Path(out) if out is not None else cache_dir(name), tuple(rules), workers,
+              progress, scheduler)
+    outside_runs(s.root)  # the cache's runs and output folders stand beside each other, never inside a run
+    for v in (PRESETS if name == "variant_balance" else [VARIANT]):
+        s.variant(v)
+    return s
+
+
+@dataclass
+class Headline:
+    """A number the answer rests on, with its 95% interval."""
+
+    what: str
+    value: float
+    low: float
+    high: float
+    deals: int  # independent units behind the interval (deals, or games where there is no pairing)
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    @property
+    def sized(self) -> bool:
+        """Within +-1 point and from enough deals for that width to mean something."""
+        return self.half_width <= TARGET_HALF_WIDTH and self.deals >= MIN_DEALS
+
+    def text(self, digits: int = 3) -> str:
+        return fmt_interval(self.value, self.low, self.high, digits)
+
+
+@dataclass
+class Study:
+    """One answered question: tables, charts (functions drawing on an Axes), the answer in Markdown."""
+
+    name: str
+    title: str
+    question: str
+    method: str
+    tables: dict[str, pd.DataFrame]
+    charts: dict[str, tuple[str, Callable[[Any], Any]]]  # file stem -> (caption, draw(ax) -> ax)
+    answer: str
+    holds: str
+    headlines: list[Headline]
+    games: int
+    seed: int
+    wall_seconds: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def draw(self, chart: str, ax: Any = None) -> Any:
+        """Draw one of the charts on `ax` (a new Figure's Axes when None); returns the Axes."""
+        return self.charts[chart][1](ax)
+
+    def wide_headlines(self) -> list[Headline]:
+        """Headlines short of the +-1 point (from at least MIN_DEALS deals) a full-size report promises."""
+        return [h for h in self.headlines if not h.sized]
+
+
+def fmt_pct(x: float) -> str:
+    return f"{100 * x:+.1f} points" if np.isfinite(x) else "n/a"
+
+
+def knob_text(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def rules_text(st: Setup) -> str:
+    return f" with house rules {', '.join(f'`{r}`' for r in st.rules)}" if st.rules else ""
+
+
+def study_meta() -> dict[str, Any]:
+    return {"code_version": code_version(), "machine": machine()}

@@ -1,0 +1,126 @@
+"""A study as a report: the Markdown with its command on top and the code version at its foot, its
+tables and charts, written into a folder that `canasta-lab report` owns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.records.results import ResultsError
+from sim.report.common import MIN_DEALS, Study
+from sim.run.store import (
+    OUTPUT_FILE,
+    REPORT_MARK,
+    can_write_in,
+    claim,
+    clear_output,
+    write_json_atomic,
+)
+
+REPORT = "report"  # the command whose output folder holds the reports (sim.run.store.folder_owner)
+
+
+def _markdown_table(df: pd.DataFrame, columns: Sequence[str], formats: dict[str, str] | None = None) -> str:
+    """A Markdown table; floats as `formats[column]` (default three decimals), booleans as yes/no."""
+    def cell(x: Any, column: str) -> str:
+        if isinstance(x, bool | np.bool_):
+            return "yes" if x else "no"
+        if isinstance(x, float | np.floating):
+            return "" if not np.isfinite(x) else format(x, (formats or {}).get(column, ".3f"))
+        return str(x)
+
+    head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
+    return head + "\n".join("| " + " | ".join(cell(r[c], c) for c in columns) + " |" for _, r in df.iterrows())
+
+
+def report_tables(study: Study) -> list[tuple[str, str]]:
+    """The study's tables as a reader wants them in a report: (heading, Markdown table)."""
+    out = []
+    for key, df in study.tables.items():
+        if key == "balance":
+            out.append(("Balance per preset", _markdown_table(df, ["variant", "measure", "value", "low", "high"],
+                                                              {c: ".4g" for c in ("value", "low", "high")})))
+        elif key == "hands_per_game":
+            continue
+        else:
+            knob = next(c for c in df.columns if c not in ("strategy",))
+            cols = [knob, "games", "win_rate", "win_low", "win_high", "margin", "margin_low", "margin_high", "real"]
+            out.append((f"`{knob}`, {df.attrs.get('strategy', '')} against {df.attrs.get('opponent', '')}",
+                        _markdown_table(df, cols, {c: "+.0f" for c in ("margin", "margin_low", "margin_high")})))
+    return out
+
+
+def report_markdown(study: Study, command: str, images: dict[str, str]) -> str:
+    m = study.meta
+    cv, mc = m["code_version"], m["machine"]
+    lines = [REPORT_MARK, f"# {study.title}", "", f"Reproduce: `{command}`", "", "## Question", "", study.question, "",
+             "## Method", "", study.method, "", "## Answer", "", study.answer, ""]
+    if study.holds:
+        lines += ["## Does it hold against the strongest players?", "", study.holds, ""]
+    wide = study.wide_headlines()
+    if wide:
+        lines += [f"**Size:** these headlines are wider than +-1 point of win rate, or rest on too few deals (under "
+                  f"{MIN_DEALS}) for their width to mean much; run with more games: "
+                  + "; ".join(f"{h.what}: +-{100 * h.half_width:.2f} points from {h.deals} deals" for h in wide), ""]
+    else:
+        lines += ["Every headline number's 95% interval is within +-1 point of win rate (widest: "
+                  f"+-{100 * max(h.half_width for h in study.headlines):.2f})." if study.headlines else "", ""]
+    lines += ["## Charts", ""]
+    for stem, (caption, _) in study.charts.items():
+        lines += [f"![{caption}]({images[stem]})", "", f"*{caption}.*", ""]
+    lines += ["## Tables", ""]
+    for heading, table in report_tables(study):
+        lines += [f"### {heading}", "", table, ""]
+    lines += ["---", "", f"canasta-lab {cv['package']}, engine sources {cv['engine_sources']}, git {cv['git']}; "
+              f"{study.wall_seconds:.0f} s for this run (games already in the study's cache are reused) on "
+              f"{mc['host']} ({mc['cpus']} cores, {mc['system']}, Python {mc['python']}).", ""]
+    return "\n".join(lines)
+
+
+def write_report(study: Study, folder: str | Path, command: str, force: bool = False) -> Path:
+    """`folder/STUDY.md` and its charts in `folder/STUDY/`; returns the Markdown file's path. A folder
+    that holds another command's output is refused, or with `force` cleared of it (sim.run.store.claim)."""
+    from matplotlib.figure import Figure
+
+    from sim import plots
+    from sim.run.store import write_text_atomic
+
+    root = Path(folder)
+    other = claim(root, REPORT, force)
+    if other is not None:
+        clear_output(root, other)
+    charts = root / study.name
+    charts.mkdir(parents=True, exist_ok=True)
+    if not (root / OUTPUT_FILE).exists():  # the folder holds reports: another command is refused it
+        write_json_atomic(root / OUTPUT_FILE, {"command": REPORT})
+    images = {}
+    for stem in study.charts:
+        fig = Figure(figsize=(7.5, 4.2), dpi=120)
+        study.draw(stem, fig.subplots())
+        plots.save(fig, charts / f"{stem}.png")
+        images[stem] = f"{study.name}/{stem}.png"
+    path = root / f"{study.name}.md"
+    write_text_atomic(path, report_markdown(study, command, images))
+    return path
+
+
+def check_report_target(folder: str | Path, name: str, force: bool) -> Path:
+    """Fail before any game if the report cannot be written, would replace a file without --force,
+    or would go into another command's output folder without --force (which clears that output)."""
+    root = Path(folder)
+    probe = root
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not can_write_in(probe):
+        raise ResultsError(f"cannot write the report into {str(root)!r}: {str(probe)!r} is not a writable folder")
+    claim(root, REPORT, force)  # --force: that output is cleared when the report is written (write_report)
+    target = root / f"{name}.md"
+    if target.exists() and not force:
+        raise ResultsError(f"{str(target)!r} already exists; pass --force to replace it, or give another --out")
+    if target.exists() and REPORT_MARK not in target.read_text(errors="replace").splitlines()[:1]:
+        raise ResultsError(f"{str(target)!r} was not written by canasta-lab report; give another --out")
+    return target
