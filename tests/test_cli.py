@@ -141,7 +141,7 @@ def test_bench_cold_start_times_a_fresh_interpreter_on_an_empty_compiled_cache(m
     """The cold start runs its child with NUMBA_CACHE_DIR on a new, empty folder and reports the seconds
     from before the launch until the child has played (here the child only reports, instead of compiling
     the engine: that compile is tests/engine/test_jit.py's)."""
-    from sim import bench
+    from sim.analysis import bench
 
     child = ("import os, sys, time; d = os.environ['NUMBA_CACHE_DIR']; "
              "assert os.path.isdir(d) and not os.listdir(d), d; assert sys.argv[2] == 'classic-2p'; "

@@ -42,11 +42,14 @@ from .ranking import (  # noqa: F401
 )
 from .sequential import (  # noqa: F401
     BRACKET_TRIES,
+    CONTINUE_CODE,
     CORRECTION_CHUNK,
     CORRECTION_PATHS,
     CORRECTION_SEED,
     CORRECTION_XTOL,
     DEFAULT_ERROR_RATE,
+    H0_CODE,
+    H1_CODE,
     MAX_ERROR_RATE,
     NO_BUDGET_FACTOR,
     SPRT_FORMS,
