@@ -119,9 +119,28 @@ def test_bad_house_rule_gets_one_clear_line(extra, message):
     assert len(lines) == 1 and message in lines[0], r.stderr
 
 
-def test_options_that_are_not_implemented_are_refused():
-    with pytest.raises(RulesError, match="no optional rule sets are implemented"):
-        get_variant("classic-3p").replace(options={"c3_cutthroat": True})
+def test_options_that_are_not_implemented_are_refused_by_name():
+    with pytest.raises(RulesError, match="c3_cutthroat: an optional rule set that is not implemented"):
+        get_variant("classic-3p").replace(c3_cutthroat=True)
+    with pytest.raises(RulesError, match="hand_sise: no such rule; accepted: .*hand_size"):
+        get_variant("classic-3p").replace(hand_sise=12)
+
+
+def test_a_variant_is_hashable_and_its_codes_are_enums_that_read_as_their_strings():
+    from sim.rules import AskMode, EndOfStock, PileMethod
+
+    v = get_variant("boat-4p")
+    assert len({v, get_variant("boat-4p"), get_variant("classic-4p")}) == 2
+    assert v.ask_partner is AskMode.PARTNER and v.ask_partner == "partner"
+    assert v.end_of_stock is EndOfStock.RESHUFFLE and v.pile_methods_premeld == (PileMethod.M1, PileMethod.M2)
+    assert v.to_dict()["pile_methods_premeld"] == ["M1", "M2"] and v.to_dict()["options"] == {}
+    assert with_rules(v, ["ask_partner=none"]).ask_partner is AskMode.NONE
+
+
+def test_every_rule_field_carries_its_meaning():
+    import dataclasses
+
+    assert all(f.metadata.get("doc") for f in dataclasses.fields(Variant))
 
 
 def test_house_rules_are_played_and_recorded():
