@@ -19,7 +19,8 @@ import numpy as np
 from .cards import meld_rank_ok_nb, rank_of_nb, side_of_nb
 from .decide import add_opt_nb, choose_nb
 from .draw import draw_nb
-from .goout import canastas_to_go_out_nb, go_out_nb
+from .goout import go_out_nb
+from .gorules import canastas_to_go_out_nb
 from .invariants import check_nb
 from .jit import engine_jit
 from .layout import (

@@ -9,7 +9,8 @@ import numpy as np
 
 from .cards import is_natural_meld_rank_nb, side_of_nb, value_nb
 from .decide import add_opt_nb, choose_nb
-from .goout import cards_kept_nb, may_empty_hand_nb, sevens_stuck_nb, step_ok_nb
+from .goout import step_ok_nb
+from .gorules import cards_kept_nb, may_empty_hand_nb, sevens_stuck_nb
 from .invariants import check_nb
 from .jit import engine_jit
 from .layout import (

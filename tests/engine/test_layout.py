@@ -19,13 +19,14 @@ ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
 
 # lowest first: a module may import only modules before it
 ORDER = ["contract", "layout", "jit", "link", "cards", "rng", "state", "log", "table", "meldtable", "seqtable",
-         "opening", "score", "invariants", "observe", "decide", "goout", "deal", "packet", "sample", "pile", "meld",
-         "ask", "discard", "stockend", "draw", "turn", "buraco", "game",
+         "opening", "score", "invariants", "observe", "decide", "gorules", "gosearch", "goout", "deal", "packet",
+         "sample", "pile", "meld", "ask", "discard", "stockend", "draw", "turn", "buraco", "game",
          "cache"]  # where the compiled code is kept: it finds the engine's entry point, above everything
-PHASES = ["deal", "packet", "draw", "pile", "meldtable", "seqtable", "opening", "meld", "ask", "goout", "discard",
-          "stockend", "score", "turn", "buraco", "game"]
+PHASES = ["deal", "packet", "draw", "pile", "meldtable", "seqtable", "opening", "meld", "ask", "gorules", "gosearch",
+          "goout", "discard", "stockend", "score", "turn", "buraco", "game"]
 SHAPE = {"R_PLAYERS", "R_NSIDES", "R_LEN"}  # the table's shape, read wherever seats or sides are walked
 NOT_PHASES = {"contract", "layout", "invariants", "state"}  # define or check the layout, play no rule
+MAX_LINES = 500  # an engine file longer than this does two jobs: split it (docs/engine.md)
 
 
 def modules() -> list[str]:
@@ -45,6 +46,26 @@ def test_imports_flow_downward(name):
     for node in ast.walk(tree(name)):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             assert ORDER.index(node.module) < ORDER.index(name), f"{name} imports {node.module}"
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_no_engine_file_is_over_500_lines(name):
+    lines = len((ENGINE / f"{name}.py").read_text().splitlines())
+    assert lines <= MAX_LINES, f"{name}.py has {lines} lines"
+
+
+def test_the_going_out_search_works_on_plain_arrays():
+    """gosearch.py is the search alone: its kernels are given the rules array, the work area and numbers,
+    never the state, and read no rule value themselves (they ask gorules.py and meldtable.py); what
+    the state holds goout.py loads into the work area."""
+    t = tree("gosearch")
+    names = {n.id for n in ast.walk(t) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(t) if isinstance(n, ast.Attribute)}
+    assert sorted(n for n in names if re.match(r"(S|HC|SD|R)_[A-Z0-9]", n)) == []
+    for fn in [n for n in t.body if isinstance(n, ast.FunctionDef)]:
+        assert "S" not in [a.arg for a in fn.args.args], f"gosearch.{fn.name} is given the state"
+    imported = {n.module for n in ast.walk(t) if isinstance(n, ast.ImportFrom)}
+    assert imported <= {"cards", "gorules", "jit", "layout", "meldtable"}, imported
 
 
 def test_every_rule_value_is_read_by_the_one_module_of_its_rule():
