@@ -7,72 +7,9 @@ out no red three."""
 
 import numpy as np
 
+from . import layout as L
 from .cards import card_class_nb, is_red3_nb, side_of_nb, threes_plain_nb
 from .jit import engine_jit
-from .layout import (
-    CC_RED3,
-    EV_B,
-    EV_DEAL,
-    EV_E,
-    FOOT_NONE,
-    HC_INDIRECT,
-    HC_KNOWN,
-    HC_LAID,
-    HC_N,
-    HC_PACKET,
-    HC_R,
-    HC_TURNS,
-    JOKER,
-    MAXP,
-    MAXS,
-    NK,
-    NR,
-    NSC,
-    PPM,
-    R_DECKS,
-    R_EXACT_PPM,
-    R_HAND,
-    R_JOKERS,
-    R_NSIDES,
-    R_PACK,
-    R_PLAYERS,
-    R_UPCARD,
-    R_UPCARD_BLOCK,
-    R_UPCARD_COVER,
-    RED3_D,
-    RED3_H,
-    S_ASKS,
-    S_B3_OUT,
-    S_B3DISC,
-    S_BLOCK,
-    S_CONCEALED,
-    S_CUR,
-    S_DEAL,
-    S_DEALER,
-    S_DRNG,
-    S_ENDED,
-    S_EXACT,
-    S_FOOT_DUE,
-    S_FREEZES,
-    S_FROZEN,
-    S_HANDNO,
-    S_OUT_PLAYER,
-    S_PICKUPS,
-    S_PILE_N,
-    S_PILE_R3,
-    S_SEED,
-    S_STOCK_N,
-    S_TOP_BAN,
-    S_TURN,
-    S_YES,
-    SD_COUNT,
-    SD_CUM,
-    SD_CUM0,
-    SD_MELDED,
-    SD_RED3,
-    SD_REQ,
-    SUITED_KINDS,
-)
 from .log import log_nb, logc_nb
 from .meldtable import clear_side_melds_nb
 from .opening import requirement_nb
@@ -99,14 +36,14 @@ def expose_nb(R, S, p, k, refill):
     s = side_of_nb(R, p)
     cur = k
     while True:
-        if refill and S.st[S_STOCK_N] == 0 and S.st[S_PILE_N] > 0:
+        if refill and S.st[L.S_STOCK_N] == 0 and S.st[L.S_PILE_N] > 0:
             reshuffle_nb(S, p)
         ei = lay_red3_nb(S, p, cur, s)
-        if S.st[S_STOCK_N] == 0:
+        if S.st[L.S_STOCK_N] == 0:
             return 1
         rep = pop_stock_nb(S)
         if ei >= 0:
-            S.ev[ei, EV_B] = rep
+            S.ev[ei, L.EV_B] = rep
         if is_red3_nb(rep):
             cur = rep
             continue
@@ -118,50 +55,50 @@ def expose_nb(R, S, p, k, refill):
 def pack_count_nb(R, k):
     """Copies of card kind k in the pack (`decks`, `jokers_per_deck`): what a sampled state's hidden
     cards are drawn from (sample.py)."""
-    return R[R_JOKERS] if k == JOKER else R[R_DECKS]
+    return R[L.R_JOKERS] if k == L.JOKER else R[L.R_DECKS]
 
 
 @engine_jit
 def new_table_nb(R, S):
     """Empty hands, melds, pile and per-hand counts; each side's minimum from its score (R-10)."""
     st = S.st
-    for p in range(MAXP):
-        S.hand[p, HC_N] = 0
-        S.hand[p, HC_LAID] = 0
-        S.hand[p, HC_TURNS] = 0
-        S.hand[p, HC_PACKET] = 0
-        S.hand[p, HC_INDIRECT] = 0
-        for k in range(NK):
+    for p in range(L.MAXP):
+        S.hand[p, L.HC_N] = 0
+        S.hand[p, L.HC_LAID] = 0
+        S.hand[p, L.HC_TURNS] = 0
+        S.hand[p, L.HC_PACKET] = 0
+        S.hand[p, L.HC_INDIRECT] = 0
+        for k in range(L.NK):
             S.hand[p, k] = 0
-        for r in range(NR):
-            S.hand[p, HC_R + r] = 0
-            S.hand[p, HC_KNOWN + r] = 0
-    for s in range(MAXS):
+        for r in range(L.NR):
+            S.hand[p, L.HC_R + r] = 0
+            S.hand[p, L.HC_KNOWN + r] = 0
+    for s in range(L.MAXS):
         clear_side_melds_nb(S, s)
-        S.side[s, SD_RED3] = 0
-        S.side[s, SD_MELDED] = 0
-        S.side[s, SD_CUM0] = S.side[s, SD_CUM]
-        for c in range(NSC):
-            S.side[s, SD_COUNT + c] = 0
-        if s < R[R_NSIDES]:
-            S.side[s, SD_REQ] = requirement_nb(R, S.side[s, SD_CUM])
-    st[S_PILE_N] = 0
-    st[S_FROZEN] = 0
-    st[S_BLOCK] = -1
-    st[S_PILE_R3] = 0
-    st[S_ENDED] = 0
-    st[S_OUT_PLAYER] = -1
-    st[S_CONCEALED] = 0
-    st[S_TURN] = 0
-    st[S_PICKUPS] = 0
-    st[S_FREEZES] = 0
-    st[S_B3DISC] = 0
-    st[S_ASKS] = 0
-    st[S_YES] = 0
-    st[S_EXACT] = 0
-    st[S_TOP_BAN] = -1
-    st[S_B3_OUT] = 0
-    st[S_FOOT_DUE] = FOOT_NONE
+        S.side[s, L.SD_RED3] = 0
+        S.side[s, L.SD_MELDED] = 0
+        S.side[s, L.SD_CUM0] = S.side[s, L.SD_CUM]
+        for c in range(L.NSC):
+            S.side[s, L.SD_COUNT + c] = 0
+        if s < R[L.R_NSIDES]:
+            S.side[s, L.SD_REQ] = requirement_nb(R, S.side[s, L.SD_CUM])
+    st[L.S_PILE_N] = 0
+    st[L.S_FROZEN] = 0
+    st[L.S_BLOCK] = -1
+    st[L.S_PILE_R3] = 0
+    st[L.S_ENDED] = 0
+    st[L.S_OUT_PLAYER] = -1
+    st[L.S_CONCEALED] = 0
+    st[L.S_TURN] = 0
+    st[L.S_PICKUPS] = 0
+    st[L.S_FREEZES] = 0
+    st[L.S_B3DISC] = 0
+    st[L.S_ASKS] = 0
+    st[L.S_YES] = 0
+    st[L.S_EXACT] = 0
+    st[L.S_TOP_BAN] = -1
+    st[L.S_B3_OUT] = 0
+    st[L.S_FOOT_DUE] = L.FOOT_NONE
 
 
 @engine_jit
@@ -169,69 +106,69 @@ def deal_hand_nb(R, S):
     """Shuffle and deal (§1.1); turn the upcard (§1.3); expose red threes in turn order from the
     player on the dealer's left, who plays first."""
     st = S.st
-    n = R[R_PLAYERS]
+    n = R[L.R_PLAYERS]
     new_table_nb(R, S)
     # the shuffle depends on (seed, deal, hand) only, so rotated seatings see the same cards
-    seed_rng_nb(st, np.int64(S_DRNG), st[S_SEED], st[S_DEAL], st[S_HANDNO])
+    seed_rng_nb(st, np.int64(L.S_DRNG), st[L.S_SEED], st[L.S_DEAL], st[L.S_HANDNO])
     i = 0
-    for _deck in range(R[R_DECKS]):
-        for k in range(SUITED_KINDS):
+    for _deck in range(R[L.R_DECKS]):
+        for k in range(L.SUITED_KINDS):
             S.stock[i] = k
             i += 1
-    for _j in range(R[R_JOKERS]):
-        S.stock[i] = JOKER
+    for _j in range(R[L.R_JOKERS]):
+        S.stock[i] = L.JOKER
         i += 1
-    pack = R[R_PACK]
+    pack = R[L.R_PACK]
     shuffle_stock_nb(S, pack)
     # the feet: the deck's last cards are as random as any, so they stay where they lie (table.py)
     foot = foot_size_nb(R)
     npk = packets_nb(R)
     for q in range(npk):
-        S.hand[q, HC_PACKET] = foot
+        S.hand[q, L.HC_PACKET] = foot
     base = pack - npk * foot
-    st[S_STOCK_N] = base
-    if R[R_EXACT_PPM] > 0:
+    st[L.S_STOCK_N] = base
+    if R[L.R_EXACT_PPM] > 0:
         # R-04: whether the dealer grabbed exactly the cards needed; the cards are shuffled either way
-        st[S_EXACT] = 1 if below_nb(st, np.int64(S_DRNG), np.int64(PPM)) < R[R_EXACT_PPM] else 0
-    hs = R[R_HAND]
+        st[L.S_EXACT] = 1 if below_nb(st, np.int64(L.S_DRNG), np.int64(L.PPM)) < R[L.R_EXACT_PPM] else 0
+    hs = R[L.R_HAND]
     for p in range(n):
         for _j in range(hs):
             hadd_nb(S, p, pop_stock_nb(S))
-    first = (st[S_DEALER] + 1) % n
-    if R[R_UPCARD] != 0:
+    first = (st[L.S_DEALER] + 1) % n
+    if R[L.R_UPCARD] != 0:
         while True:
             c = pop_stock_nb(S)
             pile_push_nb(S, c)
             cls = card_class_nb(c)
-            if cls & R[R_UPCARD_COVER]:
-                st[S_FROZEN] = 1  # covered by the next card, the pile frozen
-                if cls == CC_RED3:
-                    st[S_PILE_R3] += 1
+            if cls & R[L.R_UPCARD_COVER]:
+                st[L.S_FROZEN] = 1  # covered by the next card, the pile frozen
+                if cls == L.CC_RED3:
+                    st[L.S_PILE_R3] += 1
                 continue
-            if cls & R[R_UPCARD_BLOCK]:
-                st[S_BLOCK] = first  # R-21: bars the first player only, no freeze
+            if cls & R[L.R_UPCARD_BLOCK]:
+                st[L.S_BLOCK] = first  # R-21: bars the first player only, no freeze
             break
-    ei = log_nb(S, EV_DEAL, st[S_DEALER], hs, st[S_PILE_N], st[S_STOCK_N], st[S_HANDNO])
+    ei = log_nb(S, L.EV_DEAL, st[L.S_DEALER], hs, st[L.S_PILE_N], st[L.S_STOCK_N], st[L.S_HANDNO])
     if ei >= 0:
-        S.ev[ei, EV_E] = st[S_EXACT]
+        S.ev[ei, L.EV_E] = st[L.S_EXACT]
         for p in range(n):
             # hands as dealt, in the order the cards came off the deck
             for j in range(hs):
                 logc_nb(S, ei, S.stock[base - 1 - (p * hs + j)])
-        for j in range(st[S_PILE_N]):
+        for j in range(st[L.S_PILE_N]):
             logc_nb(S, ei, S.pile[j])
-        for j in range(st[S_STOCK_N] - 1, -1, -1):
+        for j in range(st[L.S_STOCK_N] - 1, -1, -1):
             logc_nb(S, ei, S.stock[j])
         for q in range(npk):
             lo = packet_lo_nb(R, S, q)
             for j in range(foot):
                 logc_nb(S, ei, S.stock[lo + j])
-    st[S_CUR] = first
+    st[L.S_CUR] = first
     if threes_plain_nb(R):
         return  # Buraco: threes are ordinary cards (§3.10 setup 6)
     for q in range(n):
         p = (first + q) % n
-        for k in (RED3_H, RED3_D):
+        for k in (L.RED3_H, L.RED3_D):
             while S.hand[p, k] > 0:
                 hdel_nb(S, p, k)
                 expose_nb(R, S, p, k, np.bool_(False))

@@ -4,75 +4,11 @@ reads the pile rules: `pile_methods_*`, `untakeable_top`, `one_card_pile_rule` (
 
 import numpy as np
 
+from . import layout as L
 from .cards import card_class_nb, is_natural_meld_rank_nb, is_red3_nb, rank_of_nb, side_of_nb, threes_plain_nb, value_nb
 from .decide import add_opt_nb
 from .goout import take_ok_nb
 from .jit import engine_jit
-from .layout import (
-    CK_SEVENS,
-    EV_MELD,
-    EV_TAKE,
-    F_JOK,
-    F_NAT,
-    F_PLAYER,
-    F_TURN,
-    F_TWO,
-    FOOT_NONE,
-    HC_KNOWN,
-    HC_N,
-    HC_R,
-    MASK_M1,
-    MASK_M2,
-    MASK_M3,
-    MAXP,
-    MIN_MELD,
-    MK_RANK,
-    NK,
-    NR,
-    O_TAKE,
-    R_NSIDES,
-    R_ONE_CARD,
-    R_PM_FROZEN,
-    R_PM_PREMELD,
-    R_PM_UNFROZEN,
-    R_UNTAKE,
-    RK_7,
-    S_ADDED_OLD,
-    S_BLOCK,
-    S_EV_N,
-    S_EVC_N,
-    S_FOOT_DUE,
-    S_FROZEN,
-    S_INCOMING,
-    S_LAIDT,
-    S_PEND,
-    S_PICKUPS,
-    S_PILE_N,
-    S_PILE_R3,
-    S_PRE,
-    S_SNAP_EV,
-    S_SNAP_EVC,
-    S_SNAP_FROZEN,
-    S_SNAP_NM,
-    S_SNAP_PILE,
-    S_SNAP_PILE_R3,
-    S_TOOK,
-    S_TURN,
-    S_WORK,
-    SC_PICKUPS,
-    SD_CAN,
-    SD_COUNT,
-    SD_MELDED,
-    SD_MOR,
-    SD_NM,
-    SD_REQ,
-    TAKE_DONE,
-    TAKE_M1,
-    TAKE_M2,
-    TAKE_M3,
-    TAKE_PENDING,
-    WILD_RANKS,
-)
 from .log import log_nb, logc_nb
 from .meldtable import (
     canasta_size_nb,
@@ -101,14 +37,14 @@ def premeld_take_ok_nb(R, S, p, s, r, nat_used, wild_r, tmeld, best, h_after):
     of a melded side applies; otherwise at least one more hand card must be melded before the
     pickup, which must still leave two (the meld phase enforces the exact rule and rolls the take
     back to a stock draw if the player stops short)."""
-    req = S.side[s, SD_REQ]
+    req = S.side[s, L.SD_REQ]
     if best < req:
         return False
     if tmeld >= req:
         if h_after >= 2:
             return True
         return take_ok_nb(R, S, p, s, r, nat_used, wild_r, h_after, canastas_nb(S, s))
-    return h_after >= MIN_MELD  # T's meld was short: one more hand meld, and two cards kept
+    return h_after >= L.MIN_MELD  # T's meld was short: one more hand meld, and two cards kept
 
 
 @engine_jit
@@ -121,20 +57,20 @@ def take_leaves_sevens_nb(R, S, p, s, r, nat_used, wild_used, closes):
     a seven whose meld `closes` the side's sevens canasta and every other side has one (sevens free)."""
     if not sevens_banned_last_nb(R) or seven_discardable_nb(R, S.side):
         return False
-    n = S.hand[p, HC_N] - nat_used - wild_used
-    sev = S.hand[p, HC_R + RK_7] - (nat_used if r == RK_7 else 0)
-    for i in range(S.st[S_PILE_N] - 1):
+    n = S.hand[p, L.HC_N] - nat_used - wild_used
+    sev = S.hand[p, L.HC_R + L.RK_7] - (nat_used if r == L.RK_7 else 0)
+    for i in range(S.st[L.S_PILE_N] - 1):
         c = S.pile[i]
         if not is_red3_nb(c):
             n += 1
-            if rank_of_nb(c) == RK_7:
+            if rank_of_nb(c) == L.RK_7:
                 sev += 1
     if n == 0 or sev != n:
         return False
-    if r != RK_7 or not closes:
+    if r != L.RK_7 or not closes:
         return True
-    for t in range(R[R_NSIDES]):
-        if t != s and S.side[t, SD_CAN + CK_SEVENS] == 0:
+    for t in range(R[L.R_NSIDES]):
+        if t != s and S.side[t, L.SD_CAN + L.CK_SEVENS] == 0:
             return True
     return False
 
@@ -142,7 +78,7 @@ def take_leaves_sevens_nb(R, S, p, s, r, nat_used, wild_used, closes):
 @engine_jit(inline="always")
 def top_untakeable_nb(R, k):
     """Card k on top of the pile can never be taken, with the pile or alone (`untakeable_top`, R-56)."""
-    return (card_class_nb(k) & R[R_UNTAKE]) != 0
+    return (card_class_nb(k) & R[L.R_UNTAKE]) != 0
 
 
 @engine_jit(inline="always")
@@ -152,8 +88,8 @@ def enum_take_nb(R, S, p, n):
     zero, one, two, no_wild = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
     sevens = sevens_banned_last_nb(R)  # the Pennies check is called only where it can refuse
     st = S.st
-    pn = st[S_PILE_N]
-    if pn == 0 or st[S_BLOCK] == p:
+    pn = st[L.S_PILE_N]
+    if pn == 0 or st[L.S_BLOCK] == p:
         return n
     top = S.pile[pn - 1]
     if top_untakeable_nb(R, top):
@@ -161,58 +97,58 @@ def enum_take_nb(R, S, p, n):
     r = rank_of_nb(top)
     if not is_natural_meld_rank_nb(r):
         return n  # T must start or join a rank meld
-    h = S.hand[p, HC_N]
-    if R[R_ONE_CARD] != 0 and h == 1 and pn == 1:
+    h = S.hand[p, L.HC_N]
+    if R[L.R_ONE_CARD] != 0 and h == 1 and pn == 1:
         return n  # R-20
     s = side_of_nb(R, p)
-    melded = S.side[s, SD_MELDED] != 0
-    if st[S_FROZEN] != 0:
-        mask = R[R_PM_FROZEN]
+    melded = S.side[s, L.SD_MELDED] != 0
+    if st[L.S_FROZEN] != 0:
+        mask = R[L.R_PM_FROZEN]
         if not melded:
-            mask &= R[R_PM_PREMELD]  # frozen and unmelded: both conditions hold (R-157)
+            mask &= R[L.R_PM_PREMELD]  # frozen and unmelded: both conditions hold (R-157)
     elif not melded:
-        mask = R[R_PM_PREMELD]
+        mask = R[L.R_PM_PREMELD]
     else:
-        mask = R[R_PM_UNFROZEN]
-    nat = S.hand[p, HC_R + r]
-    incoming = pn - 1 - st[S_PILE_R3]
-    m = S.side[s, SD_MOR + r]
+        mask = R[L.R_PM_UNFROZEN]
+    nat = S.hand[p, L.HC_R + r]
+    incoming = pn - 1 - st[L.S_PILE_R3]
+    m = S.side[s, L.SD_MOR + r]
     msz = 0
     mw = 0
     mn = 0
     if m >= 0:
         msz = msize_nb(S, s, m)
-        mw = S.melds[s, m, F_TWO] + S.melds[s, m, F_JOK]
-        mn = S.melds[s, m, F_NAT]
+        mw = S.melds[s, m, L.F_TWO] + S.melds[s, m, L.F_JOK]
+        mn = S.melds[s, m, L.F_NAT]
     ncan = canastas_nb(S, s)
     csize = canasta_size_nb(R)
     tv = value_nb(R, r)
-    w = S.st[S_WORK:]
+    w = S.st[L.S_WORK:]
     capped = meld_cap_nb(R) > 0
     # M1: T with two naturals of its rank
     extra = 0
     if capped:
         _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, two, no_wild)
-    if (mask & MASK_M1) and extra >= 0 and nat >= 2 + extra \
+    if (mask & L.MASK_M1) and extra >= 0 and nat >= 2 + extra \
             and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, two + extra, zero,
-                                                      msz < csize and msz + MIN_MELD >= csize)):
+                                                      msz < csize and msz + L.MIN_MELD >= csize)):
         if not melded:
-            for x in range(NR):
-                w[x] = S.hand[p, HC_R + x]
+            for x in range(L.NR):
+                w[x] = S.hand[p, L.HC_R + x]
             w[r] -= 2
-            tmeld = MIN_MELD * tv
-            room = wild_room_nb(R, r, MIN_MELD + w[r], 0)  # T and the pair, and the rank's other naturals
-            best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
+            tmeld = L.MIN_MELD * tv
+            room = wild_room_nb(R, r, L.MIN_MELD + w[r], 0)  # T and the pair, and the rank's other naturals
+            best = tmeld + max_meld_value_nb(R, w[0:L.NR], r, room, w[L.NR:2 * L.NR])
             if premeld_take_ok_nb(R, S, p, s, r, two, no_wild, tmeld, best, h - 2 + incoming):
-                n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
+                n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M1, -1, 0)
         else:
-            nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
+            nc = ncan + (1 if msz < csize and msz + L.MIN_MELD >= csize else 0)
             if take_ok_nb(R, S, p, s, r, two, no_wild, h - 2 - extra + incoming, nc):
-                n = add_opt_nb(S, n, O_TAKE, TAKE_M1, -1, 0)
+                n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M1, -1, 0)
     # M2: T with one natural and one wild
-    if (mask & MASK_M2) and nat >= 1 and min_naturals_nb(R) <= 2:
-        for wr in WILD_RANKS:
-            if S.hand[p, HC_R + wr] == 0:
+    if (mask & L.MASK_M2) and nat >= 1 and min_naturals_nb(R) <= 2:
+        for wr in L.WILD_RANKS:
+            if S.hand[p, L.HC_R + wr] == 0:
                 continue
             if capped:
                 _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, one, wr)
@@ -220,28 +156,29 @@ def enum_take_nb(R, S, p, n):
                     continue
             elif wild_room_nb(R, r, mn + 2, mw) < 1:
                 continue
-            if sevens and take_leaves_sevens_nb(R, S, p, s, r, one + extra, one, msz < csize and msz + MIN_MELD >= csize):
+            if sevens and take_leaves_sevens_nb(R, S, p, s, r, one + extra, one,
+                                                msz < csize and msz + L.MIN_MELD >= csize):
                 continue
             if not melded:
-                for x in range(NR):
-                    w[x] = S.hand[p, HC_R + x]
+                for x in range(L.NR):
+                    w[x] = S.hand[p, L.HC_R + x]
                 w[r] -= 1
                 w[wr] -= 1
                 tmeld = 2 * tv + value_nb(R, wr)
                 room = wild_room_nb(R, r, 2 + w[r], 1)  # T, the natural and the wild, and the rank's others
-                best = tmeld + max_meld_value_nb(R, w[0:NR], r, room, w[NR:2 * NR])
+                best = tmeld + max_meld_value_nb(R, w[0:L.NR], r, room, w[L.NR:2 * L.NR])
                 if premeld_take_ok_nb(R, S, p, s, r, one, wr, tmeld, best, h - 2 + incoming):
-                    n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
+                    n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M2, wr, 0)
             else:
-                nc = ncan + (1 if msz < csize and msz + MIN_MELD >= csize else 0)
+                nc = ncan + (1 if msz < csize and msz + L.MIN_MELD >= csize else 0)
                 if take_ok_nb(R, S, p, s, r, one, wr, h - 2 - extra + incoming, nc):
-                    n = add_opt_nb(S, n, O_TAKE, TAKE_M2, wr, 0)
+                    n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M2, wr, 0)
     # M3: T laid off on the side's meld of its rank
-    if (mask & MASK_M3) and melded and m >= 0 \
+    if (mask & L.MASK_M3) and melded and m >= 0 \
             and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, zero, zero, msz < csize and msz + 1 >= csize)):
         nc = ncan + (1 if msz < csize and msz + 1 >= csize else 0)
         if take_ok_nb(R, S, p, s, r, zero, no_wild, h + incoming, nc):
-            n = add_opt_nb(S, n, O_TAKE, TAKE_M3, -1, 0)
+            n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M3, -1, 0)
     return n
 
 
@@ -249,14 +186,14 @@ def enum_take_nb(R, S, p, n):
 def snapshot_nb(R, S, p):
     """Remember what a pending initial meld may have to give back (§1.6-1.7, rolled back if short)."""
     st = S.st
-    for k in range(NK):
-        S.hand[MAXP, k] = S.hand[p, k]
-    st[S_SNAP_EV] = st[S_EV_N]
-    st[S_SNAP_EVC] = st[S_EVC_N]
-    st[S_SNAP_PILE] = st[S_PILE_N]
-    st[S_SNAP_FROZEN] = st[S_FROZEN]
-    st[S_SNAP_PILE_R3] = st[S_PILE_R3]
-    st[S_SNAP_NM] = S.side[side_of_nb(R, p), SD_NM]
+    for k in range(L.NK):
+        S.hand[L.MAXP, k] = S.hand[p, k]
+    st[L.S_SNAP_EV] = st[L.S_EV_N]
+    st[L.S_SNAP_EVC] = st[L.S_EVC_N]
+    st[L.S_SNAP_PILE] = st[L.S_PILE_N]
+    st[L.S_SNAP_FROZEN] = st[L.S_FROZEN]
+    st[L.S_SNAP_PILE_R3] = st[L.S_PILE_R3]
+    st[L.S_SNAP_NM] = S.side[side_of_nb(R, p), L.SD_NM]
 
 
 @engine_jit
@@ -265,26 +202,26 @@ def rollback_nb(R, S, p):
     st = S.st
     s = side_of_nb(R, p)
     hn = 0
-    for r in range(NR):
-        S.hand[p, HC_R + r] = 0
-    for k in range(NK):
-        c = S.hand[MAXP, k]
+    for r in range(L.NR):
+        S.hand[p, L.HC_R + r] = 0
+    for k in range(L.NK):
+        c = S.hand[L.MAXP, k]
         S.hand[p, k] = c
-        S.hand[p, HC_R + rank_of_nb(k)] += c
+        S.hand[p, L.HC_R + rank_of_nb(k)] += c
         hn += c
-    S.hand[p, HC_N] = hn
-    truncate_melds_nb(R, S, s, st[S_SNAP_NM])
-    st[S_EV_N] = st[S_SNAP_EV]
-    st[S_EVC_N] = st[S_SNAP_EVC]
-    st[S_PILE_N] = st[S_SNAP_PILE]
-    st[S_FROZEN] = st[S_SNAP_FROZEN]
-    st[S_PILE_R3] = st[S_SNAP_PILE_R3]
-    st[S_PEND] = -1
-    st[S_PRE] = 0
-    st[S_INCOMING] = 0
-    st[S_TOOK] = 0
-    st[S_LAIDT] = 0
-    st[S_FOOT_DUE] = FOOT_NONE  # nothing laid this turn stays, so no canasta brought the foot
+    S.hand[p, L.HC_N] = hn
+    truncate_melds_nb(R, S, s, st[L.S_SNAP_NM])
+    st[L.S_EV_N] = st[L.S_SNAP_EV]
+    st[L.S_EVC_N] = st[L.S_SNAP_EVC]
+    st[L.S_PILE_N] = st[L.S_SNAP_PILE]
+    st[L.S_FROZEN] = st[L.S_SNAP_FROZEN]
+    st[L.S_PILE_R3] = st[L.S_SNAP_PILE_R3]
+    st[L.S_PEND] = -1
+    st[L.S_PRE] = 0
+    st[L.S_INCOMING] = 0
+    st[L.S_TOOK] = 0
+    st[L.S_LAIDT] = 0
+    st[L.S_FOOT_DUE] = L.FOOT_NONE  # nothing laid this turn stays, so no canasta brought the foot
 
 
 @engine_jit(inline="always")
@@ -296,7 +233,7 @@ def from_pile_nb(R, S, p, s, c):
         lay_red3_nb(S, p, c, s)
     else:
         hadd_nb(S, p, c)
-        S.hand[p, HC_KNOWN + rank_of_nb(c)] += 1  # every seat saw it go into this hand
+        S.hand[p, L.HC_KNOWN + rank_of_nb(c)] += 1  # every seat saw it go into this hand
 
 
 @engine_jit
@@ -306,16 +243,16 @@ def pickup_nb(R, S, p):
     starts afresh, unfrozen and unblocked."""
     st = S.st
     s = side_of_nb(R, p)
-    for i in range(st[S_PILE_N]):
+    for i in range(st[L.S_PILE_N]):
         from_pile_nb(R, S, p, s, S.pile[i])
-    st[S_PILE_N] = 0
-    st[S_FROZEN] = 0
-    st[S_BLOCK] = -1
-    st[S_PILE_R3] = 0
-    st[S_PRE] = 0
-    st[S_INCOMING] = 0
-    st[S_PICKUPS] += 1
-    S.side[s, SD_COUNT + SC_PICKUPS] += 1
+    st[L.S_PILE_N] = 0
+    st[L.S_FROZEN] = 0
+    st[L.S_BLOCK] = -1
+    st[L.S_PILE_R3] = 0
+    st[L.S_PRE] = 0
+    st[L.S_INCOMING] = 0
+    st[L.S_PICKUPS] += 1
+    S.side[s, L.SD_COUNT + L.SC_PICKUPS] += 1
 
 
 @engine_jit
@@ -325,11 +262,11 @@ def capped_take_lay_nb(R, S, p, s, r, m, em, nat_used, wr):
     meld. Returns their value."""
     value = 0
     for j in range(nat_used + (1 if wr >= 0 else 0)):
-        if S.side[s, SD_MOR + r] != m:  # m closed at the cap: the rest starts a new meld
-            m = meld_new_nb(S, p, s, np.int64(MK_RANK), r)
-            em = log_nb(S, EV_MELD, p, m, 1, MK_RANK, 0)
+        if S.side[s, L.SD_MOR + r] != m:  # m closed at the cap: the rest starts a new meld
+            m = meld_new_nb(S, p, s, np.int64(L.MK_RANK), r)
+            em = log_nb(S, L.EV_MELD, p, m, 1, L.MK_RANK, 0)
         value += lay_from_hand_nb(R, S, p, s, m, em, r if j < nat_used else wr, 1)
-    while msize_nb(S, s, m) < MIN_MELD or S.melds[s, m, F_NAT] < min_naturals_nb(R):
+    while msize_nb(S, s, m) < L.MIN_MELD or S.melds[s, m, L.F_NAT] < min_naturals_nb(R):
         value += lay_from_hand_nb(R, S, p, s, m, em, r, 1)
     return value
 
@@ -340,46 +277,46 @@ def apply_take_nb(R, S, p, method, wr):
     its initial meld from hand before the pile may be picked up, else TAKE_DONE."""
     st = S.st
     s = side_of_nb(R, p)
-    melded = S.side[s, SD_MELDED] != 0
+    melded = S.side[s, L.SD_MELDED] != 0
     if not melded:
         snapshot_nb(R, S, p)
-    pn = st[S_PILE_N]
-    ei = log_nb(S, EV_TAKE, p, method, 0, 0, 0)
+    pn = st[L.S_PILE_N]
+    ei = log_nb(S, L.EV_TAKE, p, method, 0, 0, 0)
     for i in range(pn):
         logc_nb(S, ei, S.pile[i])
     top = S.pile[pn - 1]
-    st[S_PILE_N] = pn - 1
+    st[L.S_PILE_N] = pn - 1
     r = rank_of_nb(top)
-    m = S.side[s, SD_MOR + r]
+    m = S.side[s, L.SD_MOR + r]
     new = 0
     if m < 0:
-        m = meld_new_nb(S, p, s, np.int64(MK_RANK), r)
+        m = meld_new_nb(S, p, s, np.int64(L.MK_RANK), r)
         new = 1
-    elif S.melds[s, m, F_TURN] != st[S_TURN] or S.melds[s, m, F_PLAYER] != p:
-        st[S_ADDED_OLD] = 1
-    em = log_nb(S, EV_MELD, p, m, new, MK_RANK, 0)
+    elif S.melds[s, m, L.F_TURN] != st[L.S_TURN] or S.melds[s, m, L.F_PLAYER] != p:
+        st[L.S_ADDED_OLD] = 1
+    em = log_nb(S, L.EV_MELD, p, m, new, L.MK_RANK, 0)
     meld_put_nb(R, S, s, m, top)
     logc_nb(S, em, top)
     value = value_nb(R, r)
     if meld_cap_nb(R) > 0:
-        if method != TAKE_M3:
-            value += capped_take_lay_nb(R, S, p, s, r, m, em, 2 if method == TAKE_M1 else 1,
-                                        wr if method == TAKE_M2 else -1)
-    elif method == TAKE_M1:
+        if method != L.TAKE_M3:
+            value += capped_take_lay_nb(R, S, p, s, r, m, em, 2 if method == L.TAKE_M1 else 1,
+                                        wr if method == L.TAKE_M2 else -1)
+    elif method == L.TAKE_M1:
         value += lay_from_hand_nb(R, S, p, s, m, em, r, 2)
-    elif method == TAKE_M2:
+    elif method == L.TAKE_M2:
         value += lay_from_hand_nb(R, S, p, s, m, em, r, 1) + lay_from_hand_nb(R, S, p, s, m, em, wr, 1)
-    st[S_TOOK] = 1
-    st[S_LAIDT] = 1
+    st[L.S_TOOK] = 1
+    st[L.S_LAIDT] = 1
     if not melded:
-        st[S_PEND] = value
-        if value >= S.side[s, SD_REQ]:
-            S.side[s, SD_MELDED] = 1
-            st[S_PEND] = -1
+        st[L.S_PEND] = value
+        if value >= S.side[s, L.SD_REQ]:
+            S.side[s, L.SD_MELDED] = 1
+            st[L.S_PEND] = -1
             pickup_nb(R, S, p)
-            return TAKE_DONE
-        st[S_PRE] = 1
-        st[S_INCOMING] = st[S_PILE_N] - st[S_PILE_R3]
-        return TAKE_PENDING
+            return L.TAKE_DONE
+        st[L.S_PRE] = 1
+        st[L.S_INCOMING] = st[L.S_PILE_N] - st[L.S_PILE_R3]
+        return L.TAKE_PENDING
     pickup_nb(R, S, p)
-    return TAKE_DONE
+    return L.TAKE_DONE

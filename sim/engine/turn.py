@@ -9,7 +9,8 @@ from .ask import apply_answer_nb, apply_ask_nb, enum_ask_nb
 from .decide import choose_nb
 from .discard import apply_discard_nb, enum_discard_nb
 from .draw import apply_draw_step_nb, end_pending_take_nb, enum_draw_step_nb
-from .goout import go_out_nb, keeps_last_card_nb, sevens_stuck_nb
+from .goout import go_out_nb
+from .gorules import keeps_last_card_nb, sevens_stuck_nb
 from .invariants import check_nb
 from .jit import engine_jit
 from .layout import (

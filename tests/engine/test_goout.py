@@ -1,4 +1,4 @@
-"""Going out (§1.9) and the keep-a-card rule (§1.7): the exact search of sim/engine/goout.py against
+"""Going out (§1.9) and the keep-a-card rule (§1.7): the exact search of sim/engine/gosearch.py against
 a brute force written from the rules, on random positions (with House-001's fewer-wilds-than-naturals
 melds, its required final discard and the card taken from the top that may not be discarded, R-54,
 R-58, R-65; Boat's wild meld and its four-black-three close, R-35, R-37); and the two-player and
@@ -14,7 +14,7 @@ from support import NATURAL_KINGS, NATURAL_QUEENS, Table
 
 from sim import get_variant
 from sim.engine import layout as L
-from sim.engine.goout import W_BAN, W_FORBID, W_HAVE, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
+from sim.engine.gosearch import W_BAN, W_FORBID, W_HAVE, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from sim.rules import pack
 from sim.rules.cards import parse_card, rank_class
 
@@ -278,7 +278,7 @@ def capped_search(pos, i, used, kinds) -> bool:
 
 @pytest.mark.parametrize("variant", ["pennies-6p", "railroad-4p"])
 def test_r92_capped_go_out_search_agrees_with_brute_force_on_random_positions(variant):
-    """The capped search (goout._capped_all_melded_nb) against explicit meld lists: melds closed at 7, a
+    """The capped search (gosearch._capped_all_melded_nb) against explicit meld lists: melds closed at 7, a
     rank's open meld closed before a new one, sevens without wilds, wild melds of 3 to 7, one canasta
     of each kind, none of a kind that would bring the player's foot (R-92, R-95, R-97, R-114)."""
     v = get_variant(variant)
