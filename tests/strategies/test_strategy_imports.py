@@ -23,11 +23,11 @@ def modules() -> list[str]:
     return sorted(p.stem for p in STRATEGIES.glob("*.py"))
 
 
-def sim_imports(name: str) -> list[str]:
-    """Every module of `sim` that strategies/<name>.py imports, as a dotted name (`from sim.engine import x`
+def sim_imports(name: str, folder: Path = STRATEGIES) -> list[str]:
+    """Every module of `sim` that <folder>/<name>.py imports, as a dotted name (`from sim.engine import x`
     names sim.engine.x)."""
     out = []
-    for node in ast.walk(ast.parse((STRATEGIES / f"{name}.py").read_text())):
+    for node in ast.walk(ast.parse((folder / f"{name}.py").read_text())):
         if isinstance(node, ast.Import):
             out += [a.name for a in node.names if a.name.split(".")[0] == "sim"]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "sim":
@@ -49,13 +49,12 @@ def test_strategies_import_only_the_contract_rulehelp_and_planning_of_the_engine
     assert bad == [], f"strategies/{name}.py imports {bad}; a strategy imports only {sorted(allowed)}"
 
 
-def test_the_import_check_sees_deferred_and_aliased_imports(tmp_path, monkeypatch):
+def test_the_import_check_sees_deferred_and_aliased_imports(tmp_path):
     """The check is not fooled by an import inside a function, `import sim.engine.x` or `from sim.engine import x`."""
     (tmp_path / "probe.py").write_text(
         "from sim.engine import goout\n"
         "def f():\n    import sim.engine.game\n    from sim.engine.sample import sample_nb\n")
-    monkeypatch.setattr(f"{__name__}.STRATEGIES", tmp_path)
-    assert sim_imports("probe") == ["sim.engine.goout", "sim.engine.game", "sim.engine.sample"]
+    assert sim_imports("probe", tmp_path) == ["sim.engine.goout", "sim.engine.game", "sim.engine.sample"]
 
 
 @pytest.mark.parametrize("facade", ["rulehelp", "planning"])
