@@ -5,7 +5,8 @@
 
 It is a user strategy over `baseline` that never defers, so it takes baseline's knobs (those it
 knows: min_pile, answer_max, ask, hold_black3, freeze, meld, wilds, go_out). Its text is the old
-kernel's, unchanged apart from this docstring and the registration at the end.
+kernel's, unchanged apart from this docstring, the knob slots (taken by name from strategies/heuristic.py,
+which assigns them in the order of declaration) and the registration at the end.
 
 The old docstring: the heuristic family: `baseline` and its named relatives share this kernel and differ in knobs.
 
@@ -80,18 +81,20 @@ from sim.engine.contract import (
     TAKE_M3,
 )
 from sim.engine.opening import max_meld_value_nb
-from strategies.user import user_strategy
 
-# knob slots
-K_MIN_PILE = 0  # smallest pile worth taking once the side has melded
-K_ANSWER_MAX = 1  # answer "no" when the own hand holds at least this many points
-K_ASK = 2  # -1 never; N >= 0: ask when the partner holds at least N cards (0 = always)
-K_HOLD_B3 = 3  # -1 keep for a going-out meld; N >= 0: throw only on piles of at least N cards
-K_FREEZE = 4  # -1 never; -2 always when able; N >= 0: when an opponent side has melded and pile >= N
-K_MELD = 5  # 0 lay everything; 1 hold back to three cards; 2 also keep natural pairs for the pile
-K_WILDS = 6  # 0 only to complete a canasta, reach the minimum or go out; 1 freely
-K_GO_OUT = 7  # -1 as soon as legal; M >= 0: only when ahead by M points or the opponents threaten
-N_KNOBS = 8
+# knob slots: baseline's, as strategies/heuristic.py declares them (the slots are assigned in the order
+# the knobs are declared there, so they are taken by name, never by number)
+from strategies.heuristic import (
+    K_ANSWER_MAX,  # answer "no" when the own hand holds at least this many points
+    K_ASK,  # -1 never; N >= 0: ask when the partner holds at least N cards (0 = always)
+    K_FREEZE,  # -1 never; -2 always when able; N >= 0: when an opponent side has melded and pile >= N
+    K_GO_OUT,  # -1 as soon as legal; M >= 0: only when ahead by M points or the opponents threaten
+    K_HOLD_B3,  # -1 keep for a going-out meld; N >= 0: throw only on piles of at least N cards
+    K_MELD,  # 0 lay everything; 1 hold back to three cards; 2 also keep natural pairs for the pile
+    K_MIN_PILE,  # smallest pile worth taking once the side has melded
+    K_WILDS,  # 0 only to complete a canasta, reach the minimum or go out; 1 freely
+)
+from strategies.user import user_strategy
 
 FREEZE_NEVER, FREEZE_ALWAYS = -1.0, -2.0
 MELD_ALL, MELD_THREE, MELD_PAIRS = 0.0, 1.0, 2.0

@@ -14,7 +14,9 @@ its relatives) decide a Buraco game here, with the knobs that only Buraco reads.
   with the stock nearly gone the side goes out whenever it can;
 * BU-D5 the discard: the card least useful to the own hand and melds, never a wild while another
   card can go, and not a card that extends an opponent's meld when another can go.
-Reads only the observation (sim.engine.contract), as every strategy does."""
+Reads only the observation, through the contract's accessors (sim.engine.contract), as every strategy
+does. The four bu_ knobs are declared below (KNOBS); `wilds` and `go_out` are the heuristic's own
+(strategies/heuristic.py), whose kernel hands their values to buraco_decide_nb."""
 
 from sim.engine.contract import (
     DP_DISCARD,
@@ -32,7 +34,6 @@ from sim.engine.contract import (
     MIN_MELD,
     MK_RANK,
     MK_SEQ,
-    NMF,
     O_ADD,
     O_EXTEND,
     O_NEW,
@@ -42,11 +43,7 @@ from sim.engine.contract import (
     OB_CANASTAS,
     OB_DP,
     OB_FEET,
-    OB_HAND,
     OB_HN,
-    OB_HR,
-    OB_MAXM,
-    OB_MELDS,
     OB_NM,
     OB_NSIDES,
     OB_PILE_N,
@@ -62,28 +59,52 @@ from sim.engine.contract import (
     RK_A,
     RK_JK,
     SUITS,
-    seq_wild_pos,
+    add_row,
+    add_wild,
+    card_rank,
+    card_suit,
+    extend_row,
+    extend_wild,
+    hand_card_count,
+    hand_count,
+    meld_row,
+    new_wild,
+    option_card,
+    option_kind,
+    seq_wild_place,
     strategy_jit,
 )
 
-# knob slots (strategies.library.HEURISTIC_KNOBS) this module reads; K_WILDS and K_GO_OUT are the
-# heuristic's own
-K_WILDS = 6
-K_GO_OUT = 7
-K_BU_TAKE = 14
-K_BU_SEQ = 15
-K_BU_KNOCK = 16
-K_BU_CLEAN = 17
+from .knobs import PILE, KnobTable
+
 KNOCK_DIRECT, KNOCK_INDIRECT = 0.0, 1.0
 CLEAN_OFF = -1.0
-GO_ASAP = -1.0
+GO_ASAP = -1.0  # the heuristic's go_out=asap
+BURACO = ("buraco",)  # where these knobs act (strategies.FEATURES)
+
+# The knobs only Buraco's decisions read, declared here and listed after the heuristic's (strategies/heuristic.py
+# continues this table); every one counts cards or points, so whole numbers only.
+KNOBS = KnobTable(whole=True)
+K_BU_TAKE = KNOBS.knob(
+    "bu_take", 1, PILE, 2,
+    "Buraco (BU-D1): take the whole pile when it holds at least N cards, or when its top card is laid at once "
+    "(it fits a meld of the side, or makes a set or a sequence with cards held); 1: always (two such players take "
+    "the pile from each other for ever: the turn cap ends the hand)", needs=BURACO)
+K_BU_SEQ = KNOBS.knob(
+    "bu_seq", -50, 50, -20,
+    "Buraco (BU-D2): points a new sequence is preferred by over a new set (negative: sets first)", needs=BURACO)
+K_BU_KNOCK = KNOBS.knob(
+    "bu_knock", 0, 1, KNOCK_DIRECT,
+    "Buraco (BU-D3): reach the morto by a direct knock (meld the last cards, play on with it) or an "
+    "indirect one (keep a card to discard, play the morto from the next turn; R-140's risk)",
+    (("direct", KNOCK_DIRECT), ("indirect", KNOCK_INDIRECT)), needs=BURACO)
+K_BU_CLEAN = KNOBS.knob(
+    "bu_clean", 3, 13, CLEAN_OFF,
+    "Buraco (BU-D4): off, or N: no wild onto a wild-free meld of N naturals or more, so that it can become a "
+    "clean canasta (200 against 100), unless it completes a canasta with the stock nearly gone",
+    (("off", CLEAN_OFF),), needs=BURACO)
 LATE_STOCK = 6  # this few stock cards left: the hand may end at any turn (E-BURACO), so go out when able
 NO = -1e9  # an action the strategy never takes while another is open
-
-
-@strategy_jit(inline="always")
-def _row(obs, s, m):
-    return OB_MELDS + (s * obs[OB_MAXM] + m) * NMF
 
 
 @strategy_jit(inline="always")
@@ -96,10 +117,10 @@ def fits_side_nb(obs, s, k):
     """Card k extends a sequence of side s at an end, or joins its set of k's rank."""
     if k == JOKER:
         return False
-    r = k // SUITS
-    suit = k % SUITS
+    r = card_rank(k)
+    suit = card_suit(k)
     for m in range(obs[OB_NM + s]):
-        b = _row(obs, s, m)
+        b = meld_row(obs, s, m)
         if obs[b + F_KIND] == MK_RANK and obs[b + F_RANK] == r:
             return True
         if obs[b + F_KIND] == MK_SEQ and obs[b + F_SUIT] == suit:
@@ -114,15 +135,15 @@ def fits_side_nb(obs, s, k):
 @strategy_jit
 def hand_use_nb(obs, k):
     """What card k is worth to the hand: copies of its rank and cards of its suit within two places."""
-    if k == JOKER or k // SUITS == RK_2:
+    r = card_rank(k)
+    if r == RK_JK or r == RK_2:
         return 100  # a wild: kept
-    r = k // SUITS
-    suit = k % SUITS
-    u = 2 * (obs[OB_HR + r] - 1)
+    suit = card_suit(k)
+    u = 2 * (hand_count(obs, r) - 1)
     for base in (r + 1, POS_ACE_HIGH if r == RK_A else -10):
         for d in (-2, -1, 1, 2):
             q = base + d
-            if POS_ACE_LOW <= q <= POS_ACE_HIGH and obs[OB_HAND + _pos_rank(q) * SUITS + suit] > 0:
+            if POS_ACE_LOW <= q <= POS_ACE_HIGH and hand_card_count(obs, _pos_rank(q) * SUITS + suit) > 0:
                 u += 3 if d == -1 or d == 1 else 1
     return u
 
@@ -134,11 +155,11 @@ def wild_fits_nb(obs):
     wild taken into a hand of wilds would only go back on the pile, and two such hands would pass it to
     and fro for ever, nobody drawing.)"""
     for r in range(RK_A, RK_JK):
-        if r != RK_2 and obs[OB_HR + r] >= 2:
+        if r != RK_2 and hand_count(obs, r) >= 2:
             return True
     for k in range(SUITS * RK_JK):
-        r = k // SUITS
-        if obs[OB_HAND + k] > 0 and r != RK_2 and hand_use_nb(obs, k) > 2 * (obs[OB_HR + r] - 1):
+        r = card_rank(k)
+        if hand_card_count(obs, k) > 0 and r != RK_2 and hand_use_nb(obs, k) > 2 * (hand_count(obs, r) - 1):
             return True  # a neighbour of its suit within two places
     return False
 
@@ -147,17 +168,17 @@ def wild_fits_nb(obs):
 def melds_with_hand_nb(obs, k):
     """Card k makes a new meld with cards held: two of its rank (a set), or two of its suit beside it
     (a sequence of three)."""
-    if k == JOKER or k // SUITS == RK_2:
+    r = card_rank(k)
+    if r == RK_JK or r == RK_2:
         return wild_fits_nb(obs)
-    r = k // SUITS
-    suit = k % SUITS
-    if obs[OB_HR + r] >= 2:
+    suit = card_suit(k)
+    if hand_count(obs, r) >= 2:
         return True
     for base in (r + 1, POS_ACE_HIGH if r == RK_A else -10):
         near = 0
         for d in (-2, -1, 1, 2):
             q = base + d
-            held = POS_ACE_LOW <= q <= POS_ACE_HIGH and obs[OB_HAND + _pos_rank(q) * SUITS + suit] > 0
+            held = POS_ACE_LOW <= q <= POS_ACE_HIGH and hand_card_count(obs, _pos_rank(q) * SUITS + suit) > 0
             if held and (d == -1 or d == 1 or near > 0):
                 near += 1
         if near >= 2:
@@ -171,7 +192,7 @@ def _draw_nb(obs, opts, n, prm):
     the side, or makes one with the hand); else draw, so that the stock keeps running down."""
     take = -1
     for i in range(n):
-        if opts[i, 0] == O_TAKE:
+        if option_kind(opts, i) == O_TAKE:
             take = i
     if take < 0:
         return 0
@@ -211,7 +232,7 @@ def _table_lead_nb(obs):
     for t in range(obs[OB_NSIDES]):
         v = 0
         for m in range(obs[OB_NM + t]):
-            v += obs[_row(obs, t, m) + F_VAL]
+            v += obs[meld_row(obs, t, m) + F_VAL]
         if t == s:
             own = v
         elif v > best:
@@ -220,13 +241,11 @@ def _table_lead_nb(obs):
 
 
 @strategy_jit
-def _meld_score_nb(R, obs, opts, i, prm):
-    """BU-D2 to BU-D4: what one meld action is worth; <= 0: rather stop."""
+def _meld_score_nb(R, obs, opts, i, prm, wilds, go_out):
+    """BU-D2 to BU-D4: what one meld action is worth; <= 0: rather stop. `wilds` and `go_out` are the
+    heuristic's knobs of those names."""
     s = obs[OB_SIDE]
-    t = opts[i, 0]
-    a = opts[i, 1]
-    b = opts[i, 2]
-    c = opts[i, 3]
+    t = option_kind(opts, i)
     h = obs[OB_HN]
     canasta = R[R_CANASTA]
     morto = obs[OB_FEET + s] > 0
@@ -237,14 +256,18 @@ def _meld_score_nb(R, obs, opts, i, prm):
     naturals = 0
     clean_before = True
     if t == O_SEQ:
-        wild = c >= 0 and seq_wild_pos(c) > 0
+        wild = seq_wild_place(opts, i) > 0
         v = 30.0 + prm[K_BU_SEQ]
     elif t == O_NEW:
-        wild = c >= 0
+        wild = new_wild(opts, i) >= 0
         v = 30.0
     else:
-        base = _row(obs, s, a)
-        wild = (t == O_ADD and b >= 0) or (t == O_EXTEND and c >= 0)
+        if t == O_ADD:
+            base = meld_row(obs, s, add_row(opts, i))
+            wild = add_wild(opts, i) >= 0
+        else:
+            base = meld_row(obs, s, extend_row(opts, i))
+            wild = extend_wild(opts, i) >= 0
         size_after = obs[base + F_NAT] + obs[base + F_TWO] + obs[base + F_JOK] + 1
         naturals = obs[base + F_NAT]
         clean_before = obs[base + F_TWO] + obs[base + F_JOK] == 0
@@ -256,9 +279,9 @@ def _meld_score_nb(R, obs, opts, i, prm):
         if t == O_ADD or t == O_EXTEND:
             if clean != CLEAN_OFF and clean_before and naturals >= clean and not (completes and late):
                 return NO  # BU-D4: this meld may still become a clean canasta
-            if not completes and prm[K_WILDS] == 0.0 and h_after > 1:
+            if not completes and wilds == 0.0 and h_after > 1:
                 return -5.0  # the one wild waits for a canasta
-        elif prm[K_WILDS] == 0.0 and h_after > 1:
+        elif wilds == 0.0 and h_after > 1:
             v -= 22.0  # a meld started with its wild: only when nothing better is open
     if size_after == canasta:
         v += 100.0 if clean_before and not wild else 60.0
@@ -268,7 +291,7 @@ def _meld_score_nb(R, obs, opts, i, prm):
         if morto:
             v += 50.0 if prm[K_BU_KNOCK] == KNOCK_DIRECT else NO  # BU-D3
         else:
-            g = prm[K_GO_OUT]
+            g = go_out
             ok = g == GO_ASAP or obs[OB_STOCK_N] <= LATE_STOCK or _lead_nb(obs) + _table_lead_nb(obs) >= g
             v += 500.0 if ok else NO
     return v
@@ -282,15 +305,14 @@ def _discard_nb(R, obs, opts, n, prm):
     best = 0
     bestv = 1e18
     for i in range(n):
-        k = opts[i, 1]
+        k = option_card(opts, i)
         v = float(hand_use_nb(obs, k)) * 10.0
         if fits_side_nb(obs, s, k):
             v += 40.0  # it could still be melded
         for t in range(obs[OB_NSIDES]):
             if t != s and fits_side_nb(obs, t, k):
                 v += 60.0  # it feeds the next player, who takes the whole pile freely
-        r = RK_JK if k == JOKER else k // SUITS
-        v -= R[R_CARDVAL + r] / 10.0
+        v -= R[R_CARDVAL + card_rank(k)] / 10.0
         if v < bestv:
             bestv = v
             best = i
@@ -298,8 +320,9 @@ def _discard_nb(R, obs, opts, n, prm):
 
 
 @strategy_jit
-def buraco_decide_nb(R, obs, opts, n, prm):
-    """The heuristic's decision at a Buraco decision point."""
+def buraco_decide_nb(R, obs, opts, n, prm, wilds, go_out):
+    """The heuristic's decision at a Buraco decision point; `wilds` and `go_out` are the values of the
+    heuristic's knobs of those names (declared with the heuristic's kernel, which calls this one)."""
     dp = obs[OB_DP]
     if dp == DP_DRAW:
         return _draw_nb(obs, opts, n, prm)
@@ -308,9 +331,9 @@ def buraco_decide_nb(R, obs, opts, n, prm):
     best = n - 1
     bestv = 0.0
     for i in range(n):
-        if opts[i, 0] == O_STOP:
+        if option_kind(opts, i) == O_STOP:
             continue
-        v = _meld_score_nb(R, obs, opts, i, prm)
+        v = _meld_score_nb(R, obs, opts, i, prm, wilds, go_out)
         if v > bestv:
             bestv = v
             best = i

@@ -1,7 +1,9 @@
 """The heuristic family: `baseline` and its named relatives share this kernel and differ in knobs.
 
-A club player's rules of thumb, each one a knob (slots below; names, ranges and meanings in
-strategies/library.py). It reads only the observation (sim.engine.observe), like any strategy.
+A club player's rules of thumb, each one a knob, declared below (KNOBS: name, range, default, meaning
+and where it acts; strategies/library.py sets other defaults for the named relatives). It reads only the
+observation, through the contract's accessors (sim.engine.contract), like any strategy, and asks the
+rules through sim.engine.rulehelp.
 Options are scored and the best one wins; ties go to the first option, so play is deterministic.
 
 Two plans sit above the scores, so that no legal going out and no chosen opening is lost to greedy
@@ -10,7 +12,6 @@ going-out search, run on the observation), only actions that keep that possible 
 opening is being laid, only actions after which the minimum can still be reached are taken.
 """
 
-from sim.engine.cards import is_black3_nb, is_natural_meld_rank_nb, is_red3_nb, is_wild_rank_nb, rank_of_nb
 from sim.engine.contract import (
     ANSWER_YES,
     CK_MIXED,
@@ -31,7 +32,6 @@ from sim.engine.contract import (
     MK_RANK,
     MK_WILD,
     NCK,
-    NMF,
     NR,
     O_ADD,
     O_ASK,
@@ -54,13 +54,9 @@ from sim.engine.contract import (
     OB_FEET,
     OB_FOOT_DUE,
     OB_FROZEN,
-    OB_HAND,
     OB_HANDS,
     OB_HN,
-    OB_HR,
-    OB_MAXM,
     OB_MELDED,
-    OB_MELDS,
     OB_MOR,
     OB_NM,
     OB_NSIDES,
@@ -99,9 +95,26 @@ from sim.engine.contract import (
     RK_JK,
     TAKE_M2,
     TAKE_M3,
+    add_row,
+    add_wild,
+    black3_count,
+    card_rank,
+    hand_card_count,
+    hand_count,
+    meld_row,
+    new_naturals,
+    new_rank,
+    new_wild,
+    option_card,
+    option_kind,
+    option_seat,
     strategy_jit,
+    take_method,
+    take_wild,
+    wild_jokers,
+    wild_twos,
 )
-from sim.engine.goout import (
+from sim.engine.rulehelp import (
     W_BAN,
     W_FORBID,
     W_HAVE,
@@ -112,28 +125,20 @@ from sim.engine.goout import (
     W_TH,
     can_go_out_w_nb,
     close_at_cap_nb,
+    completed_kind_nb,
+    foot_kinds_nb,
+    is_black3_nb,
+    is_natural_meld_rank_nb,
+    is_red3_nb,
+    is_wild_rank_nb,
     kinds_to_go_out_nb,
+    max_meld_value_nb,
+    wild_room_nb,
 )
-from sim.engine.meldtable import completed_kind_nb, foot_kinds_nb, wild_room_nb
-from sim.engine.opening import max_meld_value_nb
-from strategies.buraco import buraco_decide_nb
 
-# knob slots
-K_MIN_PILE = 0  # smallest pile worth taking once the side has melded
-K_ANSWER_MAX = 1  # answer "no" when the own hand holds at least this many points
-K_ASK = 2  # -1 never; N >= 0: ask when the partner holds at least N cards (0 = always)
-K_HOLD_B3 = 3  # -1 keep for a going-out meld; N >= 0: throw only on piles of at least N cards
-K_FREEZE = 4  # -1 never; -2 always when able; N >= 0: when an opponent side has melded and pile >= N
-K_MELD = 5  # 0 lay everything; 1 hold back to three cards; 2 also keep natural pairs for the pile
-K_WILDS = 6  # 0 only to complete a canasta, reach the minimum or go out; 1 freely
-K_GO_OUT = 7  # -1 as soon as legal; M >= 0: only when ahead by M points or the opponents threaten
-K_CANASTAS = 8  # go out only with at least this many canastas (0: the rules' minimum)
-K_NATURAL = 9  # -1 off; N: keep a wild-free meld of at least N naturals natural (no wild added)
-K_TOP = 10  # the top discard alone where the rules offer it (House-001, R-54): TOP_NEVER, TOP_USEFUL, TOP_ALWAYS
-K_WILD_MELD = 11  # -1 never; N: start a wild meld (Boat, R-35) when holding at least N wild cards
-K_FOOT = 12  # points added to the meld action that completes the canasta bringing the own foot (0: no race)
-K_SEVENS = 13  # SEVENS_FREE: sevens are ordinary cards; SEVENS_BUILD: keep and lay them for a sevens canasta
-N_KNOBS = 14
+from . import buraco as B
+from .buraco import buraco_decide_nb
+from .knobs import PILE, KnobTable
 
 FREEZE_NEVER, FREEZE_ALWAYS = -1.0, -2.0
 MELD_ALL, MELD_THREE, MELD_PAIRS = 0.0, 1.0, 2.0
@@ -143,6 +148,87 @@ WILD_MELD_NEVER = -1.0
 SEVENS_FREE, SEVENS_BUILD = 0.0, 1.0
 SAVE_WILD = 200.0  # a wild kept out of rank melds for the side's wild canasta (Pennies, Railroad)
 THREAT_CARDS = 3  # an opponent with the canastas to go out and this few cards threatens to go out
+
+# Where each knob acts (strategies.FEATURES): a game with sequences (Buraco) goes to strategies/buraco.py,
+# which reads wilds, go_out and its own bu_ knobs; the Canasta decisions read the rest.
+CANASTA = ("canasta",)
+ASKING = ("canasta", "partners")  # asking and answering (DP_ASK, DP_ANSWER): the engine offers them with partners
+WILDS = ("wilds_in_melds",)  # wilds: the Canasta games' and Buraco's meld scores both read it
+
+# The knobs, in the order `canasta-lab strategies` lists them; each takes the next slot after Buraco's
+# (strategies/buraco.py). Every one counts cards or points: whole numbers only (min_pile=3.5 is refused,
+# not rounded).
+KNOBS = KnobTable(after=B.KNOBS, whole=True)
+K_MIN_PILE = KNOBS.knob(
+    "min_pile", 0, PILE, 3, "smallest pile (cards) worth taking once the side has melded", needs=CANASTA)
+K_FREEZE = KNOBS.knob(
+    "freeze", 0, PILE, FREEZE_NEVER,
+    "freeze the pile with a wild: never, always when able, or N: once an opponent side has "
+    "melded and the pile holds at least N cards",
+    (("never", FREEZE_NEVER), ("always", FREEZE_ALWAYS)), needs=CANASTA)
+K_HOLD_B3 = KNOBS.knob(
+    "hold_black3", 0, PILE, 4,
+    "black threes: throw at once, keep for a going-out meld, or N: throw only on piles of at "
+    "least N cards",
+    (("throw", 0.0), ("keep", -1.0)), needs=CANASTA)
+K_ASK = KNOBS.knob(
+    "ask", 0, 30, 0,
+    "ask the partner 'may I go out?': never, always, or N: when the partner holds at least N cards",
+    (("never", -1.0), ("always", 0.0)), needs=ASKING)
+K_ANSWER_MAX = KNOBS.knob(
+    "answer_max", 0, 10000, 100,
+    "answer yes unless the own hand holds at least P points (yes: always yes, no: always no)",
+    (("yes", 1e9), ("no", 0.0)), needs=ASKING)
+K_MELD = KNOBS.knob(
+    "meld", 0, 2, MELD_ALL,
+    "all: lay everything; three: lay three-card melds and hold extra cards back until they make "
+    "a canasta; pairs: as three, and never meld a natural pair with a wild (keep it for the pile)",
+    (("all", MELD_ALL), ("three", MELD_THREE), ("pairs", MELD_PAIRS)), needs=CANASTA)
+K_WILDS = KNOBS.knob(
+    "wilds", 0, 1, 0,
+    "save: wilds only complete a canasta, reach the minimum or go out; free: add them anywhere",
+    (("save", 0.0), ("free", 1.0)), needs=WILDS)
+K_GO_OUT = KNOBS.knob(
+    "go_out", 0, 20000, -1,
+    "go out as soon as legal, or M: only when ahead by at least M points (scores plus table) or "
+    f"when an opponent with at most {THREAT_CARDS} cards has the canastas to go out",
+    (("asap", -1.0),))
+K_CANASTAS = KNOBS.knob(
+    "canastas", 0, 20, 0,
+    "go out only once the side holds at least N canastas (0: the rules' minimum); a partner's "
+    "'yes' or an opponent threatening to go out brings it back to the rules' minimum", needs=CANASTA)
+K_NATURAL = KNOBS.knob(
+    "natural", 0, 20, NATURAL_OFF,
+    "off, or N: add no wild to a wild-free meld of at least N naturals, so that it can become "
+    "a natural canasta (a wild may still go there to go out)",
+    (("off", NATURAL_OFF),), needs=CANASTA + WILDS)
+K_TOP = KNOBS.knob(
+    "take_top", -1, 1, TOP_USEFUL,
+    "where the rules offer the top discard alone as a draw (House-001): never, useful (once the side "
+    "has opened, when it makes a meld with two cards held or, under meld=all, joins an own meld) or "
+    "always; a red three "
+    "on top is always taken",
+    (("never", TOP_NEVER), ("useful", TOP_USEFUL), ("always", TOP_ALWAYS)),
+    needs=CANASTA + ("top_card_draw",))
+K_WILD_MELD = KNOBS.knob(
+    "wild_meld", 3, 12, 4,
+    "where the rules have wild melds (Boat, Pennies, Railroad): never (but to go out), or N: start the "
+    "side's wild meld once holding at least N wild cards (jokers first), then feed it, completing its "
+    "canasta first and never adding a two that would tie a big wild canasta; where going out needs a wild "
+    "canasta, wilds stay out of rank melds once the side has its mixed canasta",
+    (("never", WILD_MELD_NEVER),), needs=CANASTA + ("wild_melds",))
+K_FOOT = KNOBS.knob(
+    "foot", 0, 1000, 300,
+    "where players have a foot or kitty (Pennies, Railroad), racing to pick it up: points added to the meld "
+    "that completes the canasta bringing the player's own foot, half of them to a wild spent to complete one "
+    "this turn, and as many taken off a wild that would complete a canasta that does not bring it "
+    "(Railroad's black canasta); 0: no race", needs=CANASTA + ("feet",))
+K_SEVENS = KNOBS.knob(
+    "sevens", 0, 1, SEVENS_BUILD,
+    "where sevens make a canasta of their own (Pennies, Railroad): build (keep sevens, never discard one, "
+    "lay them towards the sevens canasta) or free (ordinary cards)",
+    (("free", SEVENS_FREE), ("build", SEVENS_BUILD)), needs=CANASTA + ("sevens",))
+FAMILY_KNOBS = KNOBS.knobs + B.KNOBS.knobs  # the knobs of baseline and its relatives, in this order
 # a hand this long is one no stock end will finish (Boat turns the pile into the stock again): go out when
 # able, take any pile and lay everything, whatever the knobs say (a Classic hand is over long before)
 LONG_HAND = 200
@@ -153,18 +239,13 @@ WORK = W_LEN  # slots of one going-out work area (sim.engine.goout)
 KEEP_CARDS = 2  # an opening that does not go out leaves at least this many cards (one to discard, §1.7)
 
 
-@strategy_jit(inline="always")
-def _meld_base_nb(obs, s, m):
-    return OB_MELDS + (s * obs[OB_MAXM] + m) * NMF
-
-
 @strategy_jit
 def table_value_nb(R, obs, t):
     """Side t's score this hand so far as anyone can count it: melded cards, canasta bonuses and
     red threes (the cards still in hands are unknown)."""
     v = 0
     for m in range(obs[OB_NM + t]):
-        v += obs[_meld_base_nb(obs, t, m) + F_VAL]
+        v += obs[meld_row(obs, t, m) + F_VAL]
     for k in range(NCK):
         v += obs[OB_CANK + t * NCK + k] * R[R_CANBONUS + k]
     v += R[R_RED3TAB + obs[OB_RED3 + t]]
@@ -231,19 +312,20 @@ def kinds_ok_nb(R, obs):
 
 
 @strategy_jit
-def brings_foot_nb(R, obs, o):
+def brings_foot_nb(R, obs, opts, i):
     """Meld action o completes a canasta that brings the player's own face-down foot (Pennies R-95,
     Railroad R-114)."""
-    if o[0] != O_ADD or obs[OB_FOOT_DUE] != 0 or obs[OB_FEET + obs[OB_SEAT]] == 0:
+    if option_kind(opts, i) != O_ADD or obs[OB_FOOT_DUE] != 0 or obs[OB_FEET + obs[OB_SEAT]] == 0:
         return False
-    mb = _meld_base_nb(obs, obs[OB_SIDE], o[1])
+    mb = meld_row(obs, obs[OB_SIDE], add_row(opts, i))
     size = obs[mb + F_NAT] + obs[mb + F_TWO] + obs[mb + F_JOK]
     if size + 1 != R[R_CANASTA]:
         return False
     r = obs[mb + F_RANK]
-    wild = 1 if o[2] >= 0 else 0
+    wr = add_wild(opts, i)
+    wild = 1 if wr >= 0 else 0
     if obs[mb + F_KIND] == MK_WILD:
-        kind = completed_kind_nb(R, RK_JK, 0, size + 1, obs[mb + F_JOK] + (1 if o[2] == RK_JK else 0))
+        kind = completed_kind_nb(R, RK_JK, 0, size + 1, obs[mb + F_JOK] + (1 if wr == RK_JK else 0))
     else:
         kind = completed_kind_nb(R, r, obs[mb + F_NAT] + 1 - wild, obs[mb + F_TWO] + obs[mb + F_JOK] + wild, 0)
     return (foot_kinds_nb(R) >> kind) & 1 != 0
@@ -256,13 +338,13 @@ def lacks_kind_nb(R, obs, kind):
 
 
 @strategy_jit
-def wild_completion_nb(R, obs, o):
+def wild_completion_nb(R, obs, opts, i):
     """Where melds close at seven (Pennies, Railroad): the kind of canasta that wild action o (a wild
     added to a rank meld) leads to this turn, the meld completed with the naturals and wilds still
     held; -1 when the hand cannot complete it now."""
-    if o[0] != O_ADD or o[2] < 0:
+    if option_kind(opts, i) != O_ADD or add_wild(opts, i) < 0:
         return -1
-    mb = _meld_base_nb(obs, obs[OB_SIDE], o[1])
+    mb = meld_row(obs, obs[OB_SIDE], add_row(opts, i))
     if obs[mb + F_KIND] != MK_RANK:
         return -1
     r = obs[mb + F_RANK]
@@ -272,32 +354,33 @@ def wild_completion_nb(R, obs, o):
     if short < 0:
         return -1
     room = wild_room_nb(R, r, nat, wl)
-    more = obs[OB_HR + RK_JK] + obs[OB_HR + RK_2] - 1
+    more = hand_count(obs, RK_JK) + hand_count(obs, RK_2) - 1
     if more > room:
         more = room
     if more < 0:
         more = 0
-    if obs[OB_HR + r] + more < short:
+    if hand_count(obs, r) + more < short:
         return -1
     return completed_kind_nb(R, r, R[R_CANASTA] - wl, wl, 0)
 
 
 @strategy_jit
-def kinds_score_nb(R, obs, o, prm):
+def kinds_score_nb(R, obs, opts, i, prm):
     """Where going out needs one canasta of each of several kinds (Pennies, Railroad) and players have a
     face-down foot or kitty: once the side has its mixed canasta, the wild canasta is built from wilds
     kept out of rank melds (`wild_meld`, P-D3), and the race for the foot (`foot`, P-D1, RR-D1) spends
     wilds on a canasta that brings the foot this turn and none on one that would not (Railroad: a black
     canasta leaves the kitty down)."""
-    if o[0] != O_ADD and o[0] != O_NEW:
+    t = option_kind(opts, i)
+    if t != O_ADD and t != O_NEW:
         return 0.0
-    wild = o[3] >= 0 if o[0] == O_NEW else o[2] >= 0
+    wild = new_wild(opts, i) >= 0 if t == O_NEW else add_wild(opts, i) >= 0
     if not wild:
         return 0.0
-    if o[0] == O_ADD and obs[_meld_base_nb(obs, obs[OB_SIDE], o[1]) + F_KIND] == MK_WILD:
+    if t == O_ADD and obs[meld_row(obs, obs[OB_SIDE], add_row(opts, i)) + F_KIND] == MK_WILD:
         return 0.0
     v = 0.0
-    kind = wild_completion_nb(R, obs, o)
+    kind = wild_completion_nb(R, obs, opts, i)
     if prm[K_WILD_MELD] != WILD_MELD_NEVER and lacks_kind_nb(R, obs, CK_WILD) \
             and not lacks_kind_nb(R, obs, CK_MIXED):
         v -= SAVE_WILD  # the side has its mixed canasta: the wild waits for the side's wild meld
@@ -327,7 +410,7 @@ def load_goout_nb(R, obs, w):
     what the player's foot forbids (goout.foot_forbid_nb)."""
     s = obs[OB_SIDE]
     k = obs[OB_TOP_TAKEN]
-    w[W_BAN] = rank_of_nb(k) if k >= 0 and obs[OB_HAND + k] > 0 else -1
+    w[W_BAN] = card_rank(k) if k >= 0 and hand_card_count(obs, k) > 0 else -1
     have = 0
     for c in range(NCK):
         if obs[OB_CANK + s * NCK + c] > 0:
@@ -340,13 +423,13 @@ def load_goout_nb(R, obs, w):
     else:
         w[W_FORBID] = 0
     for r in range(NR):
-        w[W_TH + r] = obs[OB_HR + r]
+        w[W_TH + r] = hand_count(obs, r)
         m = obs[OB_MOR + s * NR + r]
         w[W_MEX + r] = 0
         w[W_MN + r] = 0
         w[W_MW + r] = 0
         if m >= 0:
-            mb = _meld_base_nb(obs, s, m)
+            mb = meld_row(obs, s, m)
             if obs[mb + F_KIND] == MK_RANK:
                 w[W_MEX + r] = 1
                 w[W_MN + r] = obs[mb + F_NAT]
@@ -364,97 +447,104 @@ def lone_cards_nb(obs):
     s = obs[OB_SIDE]
     lone = 0
     for r in range(NR):
-        if is_natural_meld_rank_nb(r) and obs[OB_HR + r] == 1 and obs[OB_MOR + s * NR + r] < 0:
+        if is_natural_meld_rank_nb(r) and hand_count(obs, r) == 1 and obs[OB_MOR + s * NR + r] < 0:
             lone += 1
     return lone
 
 
 @strategy_jit(inline="always")
-def cards_laid_nb(o):
+def cards_laid_nb(opts, i):
     """Cards a meld action takes from the hand."""
-    t = o[0]
+    t = option_kind(opts, i)
     if t == O_NEW:
-        return o[2] + (1 if o[3] >= 0 else 0)
+        return new_naturals(opts, i) + (1 if new_wild(opts, i) >= 0 else 0)
     if t == O_BLACK3:
-        return o[1]
+        return black3_count(opts, i)
     if t == O_ADD:
         return 1
     return 0
 
 
 @strategy_jit
-def action_value_nb(R, obs, o):
+def action_value_nb(R, obs, opts, i):
     """Card value a meld action lays (it counts towards an opening)."""
-    t = o[0]
+    t = option_kind(opts, i)
     if t == O_NEW:
-        return o[2] * R[R_CARDVAL + o[1]] + (R[R_CARDVAL + o[3]] if o[3] >= 0 else 0)
+        wr = new_wild(opts, i)
+        return new_naturals(opts, i) * R[R_CARDVAL + new_rank(opts, i)] + (R[R_CARDVAL + wr] if wr >= 0 else 0)
     if t == O_ADD:
-        if o[2] >= 0:
-            return R[R_CARDVAL + o[2]]
-        return R[R_CARDVAL + obs[_meld_base_nb(obs, obs[OB_SIDE], o[1]) + F_RANK]]
+        wr = add_wild(opts, i)
+        if wr >= 0:
+            return R[R_CARDVAL + wr]
+        return R[R_CARDVAL + obs[meld_row(obs, obs[OB_SIDE], add_row(opts, i)) + F_RANK]]
     if t == O_BLACK3:
-        return o[1] * R[R_CARDVAL + RK_3]
+        return black3_count(opts, i) * R[R_CARDVAL + RK_3]
     return 0
 
 
 @strategy_jit
-def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
+def keeps_going_out_nb(R, obs, opts, i, w, w2, need, needed):
     """After meld action o, can the hand still go out this turn with `need` canastas? (w holds the
     position before the action; w2 is work space.)"""
-    t = o[0]
+    t = option_kind(opts, i)
     h = obs[OB_HN]
     if t == O_STOP:
         return h <= 1  # stopping with one card left discards it: that is going out
-    for i in range(WORK):
-        w2[i] = w[i]
+    for x in range(WORK):
+        w2[x] = w[x]
     s = obs[OB_SIDE]
     ncan = obs[OB_CANASTAS + s]
     used = 0
     if t == O_NEW:
-        r = o[1]
-        w2[W_TH + r] -= o[2]
+        r = new_rank(opts, i)
+        nat = new_naturals(opts, i)
+        wr = new_wild(opts, i)
+        w2[W_TH + r] -= nat
         if r == w2[W_BAN]:
             w2[W_BAN] = -1  # the card taken alone from the top is melded first (R-54)
         w2[W_MEX + r] = 1
-        w2[W_MN + r] += o[2]
-        used = o[2]
-        if o[3] >= 0:
-            w2[W_TH + o[3]] -= 1
+        w2[W_MN + r] += nat
+        used = nat
+        if wr >= 0:
+            w2[W_TH + wr] -= 1
             w2[W_MW + r] += 1
             used += 1
     elif t == O_ADD:
-        mb = _meld_base_nb(obs, s, o[1])
+        mb = meld_row(obs, s, add_row(opts, i))
+        wr = add_wild(opts, i)
         r = obs[mb + F_RANK]
         size = obs[mb + F_NAT] + obs[mb + F_TWO] + obs[mb + F_JOK]
-        if o[2] < 0:
+        if wr < 0:
             w2[W_TH + r] -= 1
             w2[W_MN + r] += 1
             if r == w2[W_BAN]:
                 w2[W_BAN] = -1
-        elif r == RK_JK and o[2] == RK_JK:  # the wild meld: jokers at W_MN, twos at W_MW (goout.load_goout_nb)
+        elif r == RK_JK and wr == RK_JK:  # the wild meld: jokers at W_MN, twos at W_MW (goout.load_goout_nb)
             w2[W_TH + RK_JK] -= 1
             w2[W_MN + r] += 1
         else:
-            w2[W_TH + o[2]] -= 1
+            w2[W_TH + wr] -= 1
             w2[W_MW + r] += 1
         used = 1
         if size + 1 == R[R_CANASTA]:
             ncan += 1
     elif t == O_WILD:  # the wild meld sits at RK_JK: its jokers and twos (sim.engine.goout)
-        w2[W_TH + RK_JK] -= o[1]
-        w2[W_TH + RK_2] -= o[2]
+        jokers = wild_jokers(opts, i)
+        twos = wild_twos(opts, i)
+        w2[W_TH + RK_JK] -= jokers
+        w2[W_TH + RK_2] -= twos
         w2[W_MEX + RK_JK] = 1
-        w2[W_MN + RK_JK] += o[1]
-        w2[W_MW + RK_JK] += o[2]
-        used = o[1] + o[2]
+        w2[W_MN + RK_JK] += jokers
+        w2[W_MW + RK_JK] += twos
+        used = jokers + twos
     else:  # O_BLACK3
-        w2[W_TH + RK_3] -= o[1]
-        used = o[1]
+        used = black3_count(opts, i)
+        w2[W_TH + RK_3] -= used
     if t == O_NEW or t == O_ADD:
         close_at_cap_nb(R, w2, r)  # Pennies, Railroad: a meld closed at seven (R-92)
     elif t == O_WILD:
         close_at_cap_nb(R, w2, RK_JK)
-    left = needed - action_value_nb(R, obs, o)
+    left = needed - action_value_nb(R, obs, opts, i)
     if left < 0:
         left = 0
     if h - used == 0:
@@ -464,28 +554,28 @@ def keeps_going_out_nb(R, obs, o, w, w2, need, needed):
 
 
 @strategy_jit
-def opening_reach_nb(R, obs, o, h, scratch, free):
+def opening_reach_nb(R, obs, opts, i, h, scratch, free):
     """Most value the hand can still lay this turn after opening action o, laying at most `free`
     more cards, counting the melds already pending (every own meld is pending while the side has
     not opened). h and scratch are work space."""
     s = obs[OB_SIDE]
     for r in range(NR):
-        h[r] = obs[OB_HR + r]
-    t = o[0]
+        h[r] = hand_count(obs, r)
+    t = option_kind(opts, i)
     newr = -1
     neww = 0
     if t == O_NEW:
-        h[o[1]] -= o[2]
-        newr = o[1]
-        if o[3] >= 0:
-            h[o[3]] -= 1
+        newr = new_rank(opts, i)
+        h[newr] -= new_naturals(opts, i)
+        if new_wild(opts, i) >= 0:
+            h[new_wild(opts, i)] -= 1
             neww = 1
     elif t == O_ADD:
-        mb = _meld_base_nb(obs, s, o[1])
-        if o[2] < 0:
+        mb = meld_row(obs, s, add_row(opts, i))
+        if add_wild(opts, i) < 0:
             h[obs[mb + F_RANK]] -= 1
         else:
-            h[o[2]] -= 1
+            h[add_wild(opts, i)] -= 1
             newr = obs[mb + F_RANK]
             neww = 1
     # the room for wilds in the melds laid so far
@@ -497,9 +587,9 @@ def opening_reach_nb(R, obs, o, h, scratch, free):
         wilds = neww if r == newr else 0
         nats = 0
         if r == newr and t == O_NEW:
-            nats = o[2]
+            nats = new_naturals(opts, i)
         if m >= 0:
-            mb = _meld_base_nb(obs, s, m)
+            mb = meld_row(obs, s, m)
             wilds += obs[mb + F_TWO] + obs[mb + F_JOK]
             nats += obs[mb + F_NAT]
         room = wild_room_nb(R, r, nats + h[r], wilds)  # the rank's naturals still in hand join this meld
@@ -553,7 +643,7 @@ def _best_singles_nb(R, obs, h, newr, slots, free):
 def hand_points_nb(R, obs):
     v = 0
     for r in range(NR):
-        v += obs[OB_HR + r] * R[R_CARDVAL + r]
+        v += hand_count(obs, r) * R[R_CARDVAL + r]
     return v
 
 
@@ -569,34 +659,35 @@ def _top_score_nb(obs, k, mode, meld_mode):
         return -2.0
     if mode == TOP_ALWAYS:
         return 5.0
-    r = rank_of_nb(k)
+    r = card_rank(k)
     if obs[OB_MELDED] == 0:
         return -2.0
     h = obs[OB_HN]  # laid at once, it must still leave two cards: one to discard, one to keep
     if obs[OB_MOR + obs[OB_SIDE] * NR + r] >= 0 and h >= KEEP_CARDS and meld_mode == MELD_ALL:
         return 5.0  # laid off at once (`meld=three` and `pairs` hold such a card back)
-    if obs[OB_HR + r] >= 2 and h + 1 - MIN_MELD >= KEEP_CARDS:
+    if hand_count(obs, r) >= 2 and h + 1 - MIN_MELD >= KEEP_CARDS:
         return 5.0
     return -2.0
 
 
 @strategy_jit(inline="always")
-def _draw_score_nb(R, obs, o, prm):
-    t = o[0]
+def _draw_score_nb(R, obs, opts, i, prm):
+    t = option_kind(opts, i)
     if t == O_DRAW:
         return 0.0
     if t == O_END:
         return -5.0
     if t == O_TOP:
-        return _top_score_nb(obs, o[1], prm[K_TOP], prm[K_MELD])
+        return _top_score_nb(obs, option_card(opts, i), prm[K_TOP], prm[K_MELD])
     pn = obs[OB_PILE_N]
     if obs[OB_MELDED] != 0 and pn < prm[K_MIN_PILE] and not long_hand_nb(obs):
         return -1.0
     v = 10.0 + 3.0 * pn
-    if o[1] == TAKE_M3:
+    method = take_method(opts, i)
+    if method == TAKE_M3:
         v += 4.0
-    elif o[1] == TAKE_M2:
-        v -= 15.0 + (30.0 if o[2] == RK_JK else 0.0)
+    elif method == TAKE_M2:
+        v -= 15.0 + (30.0 if take_wild(opts, i) == RK_JK else 0.0)
     return v
 
 
@@ -604,7 +695,7 @@ def _draw_score_nb(R, obs, o, prm):
 def _wild_meld_score_nb(obs, jokers, mode):
     """Starting the side's wild meld (Boat, R-35): once holding `wild_meld` wild cards, jokers first
     (a big wild canasta needs more jokers than twos)."""
-    held = obs[OB_HR + RK_JK] + obs[OB_HR + RK_2]
+    held = hand_count(obs, RK_JK) + hand_count(obs, RK_2)
     if mode == WILD_MELD_NEVER or held < mode:
         return -30.0
     return 60.0 + 5.0 * jokers
@@ -626,23 +717,21 @@ def _wild_add_score_nb(R, obs, mb, size, wr, mode):
 
 
 @strategy_jit(inline="always")
-def sevens_action_nb(obs, o):
-    """Meld action o lays sevens."""
-    if o[0] == O_NEW:
-        return o[1] == RK_7
-    if o[0] == O_ADD and o[2] < 0:
-        return obs[_meld_base_nb(obs, obs[OB_SIDE], o[1]) + F_RANK] == RK_7
+def sevens_action_nb(obs, opts, i):
+    """Meld action i lays sevens."""
+    t = option_kind(opts, i)
+    if t == O_NEW:
+        return new_rank(opts, i) == RK_7
+    if t == O_ADD and add_wild(opts, i) < 0:
+        return obs[meld_row(obs, obs[OB_SIDE], add_row(opts, i)) + F_RANK] == RK_7
     return False
 
 
 @strategy_jit(inline="always")
-def _meld_score_nb(R, obs, o, prm, go_ok):
+def _meld_score_nb(R, obs, opts, i, prm, go_ok):
     """The greedy score of one meld action (the plans of heuristic_decide_nb come on top)."""
     s = obs[OB_SIDE]
-    t = o[0]
-    a = o[1]
-    b = o[2]
-    c = o[3]
+    t = option_kind(opts, i)
     opening = obs[OB_MELDED] == 0
     fresh = obs[OB_PRE] == 0 and obs[OB_PEND] == 0  # opening, nothing laid yet this turn
     if t == O_STOP:
@@ -650,20 +739,22 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
     if opening:
         # the most value per action; naturals before wilds
         if t == O_NEW:
-            v = b * R[R_CARDVAL + a] + (R[R_CARDVAL + c] - 5.0 if c >= 0 else 0.0)
+            wr = new_wild(opts, i)
+            v = new_naturals(opts, i) * R[R_CARDVAL + new_rank(opts, i)] + (R[R_CARDVAL + wr] - 5.0 if wr >= 0 else 0.0)
         elif t == O_WILD:
             if prm[K_WILD_MELD] == WILD_MELD_NEVER:
                 return -1.0  # (still laid when it is the way to go out: the plan comes on top)
-            v = a * R[R_CARDVAL + RK_JK] + b * R[R_CARDVAL + RK_2] - 5.0
+            v = wild_jokers(opts, i) * R[R_CARDVAL + RK_JK] + wild_twos(opts, i) * R[R_CARDVAL + RK_2] - 5.0
         elif t == O_ADD:
-            rank = obs[_meld_base_nb(obs, s, a) + F_RANK]
-            v = R[R_CARDVAL + (rank if b < 0 else b)] - (5.0 if b >= 0 else 0.0)
+            wr = add_wild(opts, i)
+            rank = obs[meld_row(obs, s, add_row(opts, i)) + F_RANK]
+            v = R[R_CARDVAL + (rank if wr < 0 else wr)] - (5.0 if wr >= 0 else 0.0)
         else:
-            v = 5.0 * a
+            v = 5.0 * black3_count(opts, i)
         return 1.0 + v
-    after = obs[OB_HN] - (3 if t == O_NEW or t == O_WILD else (a if t == O_BLACK3 else 1))
+    after = obs[OB_HN] - (3 if t == O_NEW or t == O_WILD else (black3_count(opts, i) if t == O_BLACK3 else 1))
     out = 0.0
-    foot = R[R_FOOT] > 0 and brings_foot_nb(R, obs, o)
+    foot = R[R_FOOT] > 0 and brings_foot_nb(R, obs, opts, i)
     if foot:
         out += prm[K_FOOT]  # racing for the foot (P-D1, RR-D1)
     if after <= 1:
@@ -671,30 +762,31 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
             out += 50.0  # the foot refills the hand (the engine offers this only where it is legal)
         else:
             out += 100.0 if go_ok else -500.0
-    if prm[K_SEVENS] == SEVENS_BUILD and R[R_SEVENS] != 0 and sevens_action_nb(obs, o):
+    if prm[K_SEVENS] == SEVENS_BUILD and R[R_SEVENS] != 0 and sevens_action_nb(obs, opts, i):
         out += 25.0  # a seven on the table goes towards the side's sevens canasta
     if R[R_GO_KINDS] != 0:
-        out += kinds_score_nb(R, obs, o, prm)
+        out += kinds_score_nb(R, obs, opts, i, prm)
     if t == O_BLACK3:
         return 200.0 + out
     style = MELD_ALL if long_hand_nb(obs) else prm[K_MELD]
     free = prm[K_WILDS] >= 1.0
     if t == O_NEW:
-        if c < 0:
+        if new_wild(opts, i) < 0:
             return 30.0 + out
         if style == MELD_PAIRS:
             return -40.0 + out  # a natural pair stays in hand to take the pile
         return (25.0 if free else -20.0) + out
     if t == O_WILD:
-        return _wild_meld_score_nb(obs, a, prm[K_WILD_MELD]) + out
-    mb = _meld_base_nb(obs, s, a)
+        return _wild_meld_score_nb(obs, wild_jokers(opts, i), prm[K_WILD_MELD]) + out
+    b = add_wild(opts, i)  # O_ADD: the wild's rank class, -1 a natural
+    mb = meld_row(obs, s, add_row(opts, i))
     size = obs[mb + F_NAT] + obs[mb + F_TWO] + obs[mb + F_JOK]
     if obs[mb + F_KIND] == MK_WILD:
         return _wild_add_score_nb(R, obs, mb, size, b, prm[K_WILD_MELD]) + out
     if b < 0:
         if size == R[R_CANASTA] - 1:
             return 340.0 + out
-        if style == MELD_ALL or size + obs[OB_HR + obs[mb + F_RANK]] >= R[R_CANASTA]:
+        if style == MELD_ALL or size + hand_count(obs, obs[mb + F_RANK]) >= R[R_CANASTA]:
             return 40.0 + out
         return -10.0 + out  # hold the card back (three-card melds)
     nat = prm[K_NATURAL]
@@ -711,7 +803,7 @@ def _meld_score_nb(R, obs, o, prm, go_ok):
 def _discard_score_nb(R, obs, k, prm, freeze_now):
     """Tiers: 3 freeze, 2 a black three on a big enough pile, 1 an ordinary card, 0 a held black
     three, -1 a wild that is not meant to freeze. Within a tier, the least useful card to others."""
-    r = rank_of_nb(k)
+    r = card_rank(k)
     pn = obs[OB_PILE_N]
     if is_wild_rank_nb(r):
         if freeze_now:
@@ -732,7 +824,7 @@ def _discard_score_nb(R, obs, k, prm, freeze_now):
                 v -= 100.0  # the opponents could lay it off and take the pile
     if obs[OB_MOR + s * NR + r] >= 0:
         v += 5.0  # opponents seldom collect a rank we hold a meld of
-    cnt = obs[OB_HR + r]
+    cnt = hand_count(obs, r)
     if cnt >= 2:
         v -= 15.0 * (cnt - 1)  # keep pairs for taking the pile
     if obs[OB_PILEK + k] > 0:
@@ -759,10 +851,10 @@ def known_option_nb(dp, t):
 @strategy_jit
 def heuristic_decide_nb(R, obs, opts, n, prm):
     if R[R_SEQ] != 0:
-        return buraco_decide_nb(R, obs, opts, n, prm)  # Buraco's decisions (strategies/buraco.py)
+        return buraco_decide_nb(R, obs, opts, n, prm, prm[K_WILDS], prm[K_GO_OUT])  # Buraco's (strategies/buraco.py)
     dp = obs[OB_DP]
     for i in range(n):
-        if not known_option_nb(dp, opts[i, 0]):
+        if not known_option_nb(dp, option_kind(opts, i)):
             raise ValueError("heuristic strategy: unknown option kind at this decision point")
     best = 0
     bestv = -1e18
@@ -802,20 +894,19 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
                     if t != s and obs[OB_SMELDED + t] != 0:
                         freeze_now = True
     for i in range(n):
-        o = opts[i]
         if dp == DP_DRAW:
-            v = _draw_score_nb(R, obs, o, prm)
+            v = _draw_score_nb(R, obs, opts, i, prm)
         elif dp == DP_MELD:
-            v = _meld_score_nb(R, obs, o, prm, go_ok)
+            v = _meld_score_nb(R, obs, opts, i, prm, go_ok)
             if plan_out:
-                if keeps_going_out_nb(R, obs, o, w, w2, need, needed):
+                if keeps_going_out_nb(R, obs, opts, i, w, w2, need, needed):
                     v += PLAN
-            elif opening and o[0] != O_STOP:
+            elif opening and option_kind(opts, i) != O_STOP:
                 # only start or continue an opening that can still reach the minimum this turn
                 pend = obs[OB_PEND] if obs[OB_PEND] > 0 else 0
-                free = obs[OB_HN] - cards_laid_nb(o) + incoming - KEEP_CARDS
-                after = pend + action_value_nb(R, obs, o)
-                if after >= obs[OB_REQ] or after + opening_reach_nb(R, obs, o, hw, pw, free) >= obs[OB_REQ]:
+                free = obs[OB_HN] - cards_laid_nb(opts, i) + incoming - KEEP_CARDS
+                after = pend + action_value_nb(R, obs, opts, i)
+                if after >= obs[OB_REQ] or after + opening_reach_nb(R, obs, opts, i, hw, pw, free) >= obs[OB_REQ]:
                     v += PLAN
                 elif obs[OB_PRE] == 0 and obs[OB_PEND] == 0:
                     v = -1.0  # not started yet: do not start
@@ -823,15 +914,15 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
                     v = -500.0
         elif dp == DP_ASK:
             v = 0.0
-            if o[0] == O_ASK:
+            if option_kind(opts, i) == O_ASK:
                 a = prm[K_ASK]
-                v = 1.0 if plan_out and a >= 0 and obs[OB_HANDS + o[1]] >= a else -1.0
+                v = 1.0 if plan_out and a >= 0 and obs[OB_HANDS + option_seat(opts, i)] >= a else -1.0
         elif dp == DP_ANSWER:
             v = 0.0
-            if o[0] == O_YES:
+            if option_kind(opts, i) == O_YES:
                 v = 1.0 if hand_points_nb(R, obs) < prm[K_ANSWER_MAX] else -1.0
         elif dp == DP_DISCARD:
-            v = _discard_score_nb(R, obs, o[1], prm, freeze_now)
+            v = _discard_score_nb(R, obs, option_card(opts, i), prm, freeze_now)
         else:
             v = 0.0
         if v > bestv:

@@ -20,29 +20,56 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.engine.cards import rank_of_nb
-from sim.engine.contract import DP_DISCARD, OB_DP, OB_NSIDES, OB_RAND, OB_SEAT, OB_SIDE, OPT_A, OPT_FIELDS
-from sim.engine.game import resume_hand_nb
-from sim.engine.jit import function_value
-from sim.engine.layout import C_TOTAL, HC_FN, HC_FNB, MAXF, MAXP, S_ERR, SD_COMP
-from sim.engine.sample import sample_nb
-from sim.engine.state import new_state
+from sim.engine.contract import (
+    DP_DISCARD,
+    MAXP,
+    OB_DP,
+    OB_NSIDES,
+    OB_RAND,
+    OB_SEAT,
+    OB_SIDE,
+    OPT_FIELDS,
+    card_rank,
+    option_card,
+)
+from sim.engine.planning import (
+    C_TOTAL,
+    HC_FN,
+    HC_FNB,
+    MAXF,
+    S_ERR,
+    SD_COMP,
+    function_value,
+    new_state,
+    resume_hand_nb,
+    sample_nb,
+)
 
-from . import Knob, StrategySpec, register
-from .heuristic import heuristic_decide_nb
-from .library import BASELINE
+from . import StrategySpec, register
+from .heuristic import FAMILY_KNOBS, heuristic_decide_nb
+from .knobs import KnobTable, knob_vector
 
-K_SAMPLES = 0  # knob slots: hidden-card samples per decision,
-K_CONFIDENCE = 1  # and the standard errors by which an option must beat baseline's choice
 DEFAULT_SAMPLES = 48
 DEFAULT_CONFIDENCE = 1.0
 MAX_SAMPLES = 1000
 PRUNE_EVERY = 8  # samples between two looks at the options still played out
 PRUNE_Z = 3.0  # an option this many standard errors behind the leader is played out no more
 SEED_SHIFT = 16  # a sample's seed: the decision's random word, then the sample's number below it (< 2**16)
-ROLLOUT_KNOBS = BASELINE.params()  # the policy every seat plays in a rollout: baseline as registered
+ROLLOUT_KNOBS = knob_vector(FAMILY_KNOBS)  # the policy every seat plays in a rollout: baseline, whose knobs are
+#                                           the heuristic's declared defaults (strategies/library.py)
 rollout_policy = function_value(heuristic_decide_nb)
 assert MAXF == 4, "the rollout table below lists MAXF copies of the policy"
+
+# search's own knobs (its kernel reads no other)
+KNOBS = KnobTable()
+K_SAMPLES = KNOBS.knob(
+    "samples", 1, MAX_SAMPLES, DEFAULT_SAMPLES,
+    "hidden-card samples per decision; each option is played out once on each (the cost grows "
+    "with it)", whole=True)
+K_CONFIDENCE = KNOBS.knob(
+    "confidence", 0, 10, DEFAULT_CONFIDENCE,
+    "standard errors by which an option's mean margin must beat baseline's choice on the same "
+    "samples before search plays it instead (0: the best mean)")
 
 
 @njit(cache=True)
@@ -107,7 +134,7 @@ def search_decide_nb(R, obs, opts, n, prm):
     for j in range(n):
         if dp == DP_DISCARD:
             for i in range(j):
-                if rep[i] == i and rank_of_nb(opts[i, OPT_A]) == rank_of_nb(opts[j, OPT_A]):
+                if rep[i] == i and card_rank(option_card(opts, i)) == card_rank(option_card(opts, j)):
                     rep[j] = i
                     alive[j] = False
                     break
@@ -159,10 +186,4 @@ def search_decide_nb(R, obs, opts, n, prm):
 SEARCH = register(StrategySpec(
     "search", search_decide_nb,
     "samples the hidden cards consistently with what its seat has seen, plays every legal option to the "
-    "end of the hand with baseline on every seat, and takes the best mean score margin",
-    (Knob("samples", K_SAMPLES, 1, MAX_SAMPLES, DEFAULT_SAMPLES,
-          "hidden-card samples per decision; each option is played out once on each (the cost grows "
-          "with it)", whole=True),
-     Knob("confidence", K_CONFIDENCE, 0, 10, DEFAULT_CONFIDENCE,
-          "standard errors by which an option's mean margin must beat baseline's choice on the same "
-          "samples before search plays it instead (0: the best mean)"))))
+    "end of the hand with baseline on every seat, and takes the best mean score margin", KNOBS.knobs))

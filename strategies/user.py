@@ -1,7 +1,7 @@
 """Your own strategy in plain Python, compiled by numba and played without recompiling the engine.
 
     from strategies.user import user_strategy, DEFER
-    from sim.engine import layout as L
+    from sim.engine import contract as L
 
     @user_strategy("high-discard", base="baseline")
     def high_discard(rules, obs, opts, n, knobs):
@@ -25,10 +25,9 @@ from numba import njit
 from sim.engine.contract import DECIDE_SIG, DEFER, NPRM
 
 from . import REGISTRY, Knob, StrategyError, StrategySpec, register
+from .knobs import USER_SLOT0  # a user strategy's own knobs are knobs[20], knobs[21], ... in the order declared
 
 __all__ = ["DEFER", "USER_SLOT0", "user_strategy"]
-
-USER_SLOT0 = 20  # a user strategy's own knobs are knobs[20], knobs[21], ... in the order declared
 
 
 def user_strategy(name: str, base: str = "baseline", description: str = "",

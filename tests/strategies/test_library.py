@@ -88,8 +88,8 @@ def high_discard(rules, obs, opts, n, knobs):
     best = 0
     bestv = -1
     for i in range(n):
-        k = opts[i, 1]
-        r = 13 if k == L.JOKER else k // 4
+        k = L.option_card(opts, i)  # the docs' example: the contract's accessors, no offsets
+        r = L.card_rank(k)
         v = rules[L.R_CARDVAL + r]
         if knobs[USER_SLOT0] >= 1 and (r == 1 or r == 13):
             v = -1
