@@ -18,16 +18,16 @@ from sim.engine import contract, layout
 ENGINE = Path(__file__).resolve().parents[2] / "sim" / "engine"
 
 # lowest first: a module may import only modules before it
-ORDER = ["contract", "layout", "jit", "link", "cards", "rng", "state", "log", "table", "meldtable", "seqtable",
-         "opening", "score", "invariants", "observe", "decide", "gorules", "gosearch", "goout", "rulehelp", "deal",
-         "packet", "sample", "pile", "meld", "ask", "discard", "stockend", "draw", "turn", "buraco", "game",
+ORDER = ["rulearray", "contract", "layout", "jit", "link", "cards", "rng", "state", "log", "table", "meldtable",
+         "seqtable", "opening", "score", "invariants", "observe", "decide", "gorules", "gosearch", "goout", "rulehelp",
+         "deal", "packet", "sample", "pile", "meld", "ask", "discard", "stockend", "draw", "turn", "buraco", "game",
          "planning",  # what a planning strategy needs (search): sample and resume, above the game
          "cache"]  # where the compiled code is kept: it finds the engine's entry point, above everything
 PHASES = ["deal", "packet", "draw", "pile", "meldtable", "seqtable", "opening", "meld", "ask", "gorules", "gosearch",
           "goout", "discard", "stockend", "score", "turn", "buraco", "game"]
 SHAPE = {"R_PLAYERS", "R_NSIDES", "R_LEN"}  # the table's shape, read wherever seats or sides are walked
-NOT_PHASES = {"contract", "layout", "invariants", "state", "rulehelp", "planning"}  # define or check the layout,
-#   or re-export for strategies (rulehelp, planning): play no rule
+# define or check the layout, or re-export for strategies (rulehelp, planning): play no rule
+NOT_PHASES = {"rulearray", "contract", "layout", "invariants", "state", "rulehelp", "planning"}
 MAX_LINES = 500  # an engine file longer than this does two jobs: split it (docs/engine.md)
 
 
