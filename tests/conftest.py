@@ -17,6 +17,10 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 
+# The replayer's assertion helpers (assert_clean, assert_tamper_flagged) came out of a test module: pytest
+# rewrites their asserts as it did there, so a failure still shows the values compared.
+pytest.register_assert_rewrite("tests.replay.canasta")
+
 # The random-play size: the large game counts (the fuzz and invariant games, the plain-Python games, the
 # stopped run) as a fraction of their full size. Unset (`make test`, CI): the full size, 1. `make
 # test-fast` sets it small. A test asks for a count with the `scaled` fixture.
