@@ -1,6 +1,8 @@
-"""Test setup: make tests/support.py importable; the one way the tests run the command line (`cli`); the
-random-play size (`scaled`, set by CANASTA_TEST_SCALE); the `compile` tests first. The compiled engine is
-found where the package keeps it (sim/engine/jit.py), the same folder the command line and notebooks use."""
+"""Test setup: the one way the tests run the command line (`cli`); the random-play size (`scaled`, set by
+CANASTA_TEST_SCALE); the `compile` tests first. The compiled engine is found where the package keeps it
+(sim/engine/jit.py), the same folder the command line and notebooks use. The helpers are modules of the
+`tests` package (`from tests.support import ...`): every test folder is a package, so two test files of one
+name in two folders never clash."""
 
 from __future__ import annotations
 
@@ -13,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).parent
-ROOT = TESTS.parent
-sys.path.insert(0, str(TESTS))
+ROOT = Path(__file__).parent.parent
+
+# The replayer's assertion helpers (assert_clean, assert_tamper_flagged) came out of a test module: pytest
+# rewrites their asserts as it did there, so a failure still shows the values compared.
+pytest.register_assert_rewrite("tests.replay.canasta")
 
 # The random-play size: the large game counts (the fuzz and invariant games, the plain-Python games, the
 # stopped run) as a fraction of their full size. Unset (`make test`, CI): the full size, 1. `make

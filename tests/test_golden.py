@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from golden.generate import SCENARIOS, frames, transcript_lines
+
+from tests.golden.generate import SCENARIOS, frames, transcript_lines
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [(p, *s) for p, scenarios in SCENARIOS.items() for s in scenarios]

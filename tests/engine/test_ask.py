@@ -4,10 +4,9 @@ holds at least two cards, of the partner (classic-4p) or of one partner of the a
 
 from __future__ import annotations
 
-from support import NATURAL_KINGS, Table
-
 from sim.engine import layout as L
 from sim.engine.ask import enum_ask_nb
+from tests.support import NATURAL_KINGS, Table
 
 
 def ask_options(t: Table, seat: int) -> list[tuple[int, int]]:

@@ -20,7 +20,6 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-from support import NATURAL_KINGS, Table, pick, stock, stop_table
 
 from sim import get_variant, play, trace_decisions
 from sim.engine import layout as L
@@ -37,6 +36,7 @@ from sim.records.transcript import events
 from sim.rules import pack
 from sim.rules.cards import card_name, parse_card, parse_cards, rank_class
 from sim.run.runner import make_job
+from tests.support import NATURAL_KINGS, Table, pick, stock, stop_table
 
 BOAT = ["boat-2p", "boat-3p", "boat-4p"]
 BOAT_CHECKED_GAMES = 200  # games per preset and strategy with the invariant checks on, at full size

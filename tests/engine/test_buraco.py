@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import pytest
-from support import Table, pick, stock, stop_table
 
 from sim import get_variant
 from sim.engine import layout as L
@@ -28,6 +27,7 @@ from sim.engine.state import new_state
 from sim.engine.table import packet_lo_nb
 from sim.rules import pack
 from sim.rules.cards import card_name, parse_card, parse_cards, rank_class
+from tests.support import Table, pick, stock, stop_table
 
 B2, B4 = "buraco-2p", "buraco-4p"
 S_, H_, D_, C_ = L.SUIT_S, L.SUIT_H, L.SUIT_D, L.SUIT_C

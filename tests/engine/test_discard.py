@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import pytest
-from support import Table
 
 from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.discard import apply_discard_nb, enum_discard_nb
 from sim.rules.cards import parse_card
+from tests.support import Table
 
 
 def discard(t: Table, seat: int, card: str) -> Table:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from support import Table
-
 from sim.engine import layout as L
 from sim.engine.draw import draw_nb
 from sim.engine.layout import HC_N
 from sim.rules.cards import parse_card
+from tests.support import Table
 
 
 def test_c12_r08_two_player_last_single_stock_card_is_a_complete_draw():

@@ -10,13 +10,13 @@ import random
 
 import numpy as np
 import pytest
-from support import NATURAL_KINGS, NATURAL_QUEENS, Table
 
 from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.gosearch import W_BAN, W_FORBID, W_HAVE, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
 from sim.rules import pack
 from sim.rules.cards import parse_card, rank_class
+from tests.support import NATURAL_KINGS, NATURAL_QUEENS, Table
 
 NATURAL_RANKS = [r for r in range(L.NR) if r not in (L.RK_2, L.RK_3, L.RK_JK)]
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from support import NATURAL_KINGS, NATURAL_QUEENS, Table, strategy_table
 
 from sim import get_variant, play, with_rules
 from sim.engine import layout as L
@@ -30,6 +29,7 @@ from sim.records.transcript import events
 from sim.rules import exact_deal_cards
 from sim.rules.cards import card_name, parse_card, rank_class
 from sim.run.runner import make_job
+from tests.support import NATURAL_KINGS, NATURAL_QUEENS, Table, strategy_table
 
 H001 = ["house-001-2p", "house-001-3p", "house-001-4p"]
 HOUSE = [*H001, "house-003-4p"]

@@ -3,13 +3,12 @@ canastas counted by kind as cards arrive."""
 
 from __future__ import annotations
 
-from support import NATURAL_KINGS, Table
-
 from sim.engine import layout as L
 from sim.engine.layout import HC_R, SD_MOR
 from sim.engine.meld import apply_meld_nb
 from sim.engine.meldtable import truncate_melds_nb
 from sim.rules.cards import parse_card, rank_class
+from tests.support import NATURAL_KINGS, Table
 
 
 def _meld_row(t: Table, side: int, rank: str) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from support import strategy_table
 
 from sim import get_variant
 from sim.engine import layout as L
@@ -20,6 +19,7 @@ from sim.engine.rng import seed_rng_nb
 from sim.engine.state import new_state
 from sim.engine.turn import play_turn_nb
 from sim.rules import pack
+from tests.support import strategy_table
 
 
 def mid_hand(variant: str, seed: int, turns: int):

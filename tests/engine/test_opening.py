@@ -7,13 +7,13 @@ import random
 
 import numpy as np
 import pytest
-from support import Table
 
 from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.layout import SD_REQ
 from sim.engine.opening import max_meld_value_nb
 from sim.rules import pack
+from tests.support import Table
 
 
 def _requirement(variant: str, score: int) -> int:

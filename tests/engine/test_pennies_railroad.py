@@ -19,7 +19,6 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-from support import NATURAL_KINGS, Table, pick, stock, stop_table
 
 from sim import get_variant
 from sim.engine import layout as L
@@ -38,6 +37,7 @@ from sim.records.transcript import events
 from sim.rules import pack
 from sim.rules.cards import card_name, parse_card, parse_cards, rank_class
 from sim.run.runner import make_job, run_chunk
+from tests.support import NATURAL_KINGS, Table, pick, stock, stop_table
 
 PENNIES = "pennies-6p"
 RAILROAD = ["railroad-2p", "railroad-3p", "railroad-4p", "railroad-6p"]

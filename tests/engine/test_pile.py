@@ -8,13 +8,13 @@ Seats 0 and 2 are side 0, seats 1 and 3 side 1 in classic-4p.
 from __future__ import annotations
 
 import pytest
-from support import Table, strategy_table
 
 from sim.engine import layout as L
 from sim.engine.layout import HC_FN, HC_N, SD_MELDED, SD_NM, SD_REQ
 from sim.engine.meld import meld_phase_nb
 from sim.engine.pile import apply_take_nb
 from sim.rules.cards import parse_card
+from tests.support import Table, strategy_table
 
 M1 = (1, -1)
 M2_TWO = (2, 1)

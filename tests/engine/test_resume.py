@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from decisions import play_hands
 
 from sim.engine import layout as L
 from sim.engine.game import resume_hand_nb
@@ -16,6 +15,7 @@ from sim.engine.state import new_state
 from sim.run.runner import function_table
 from strategies.heuristic import heuristic_decide_nb
 from strategies.library import BASELINE
+from tests.decisions import play_hands
 
 # scalars a stop leaves behind (the error's details); everything else must agree
 STOP_TRACES = {L.S_ERR_A, L.S_ERR_B, L.S_ERR_C}

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from decisions import Decision, decisions
 from scipy import stats
-from support import Table
 
 from sim.engine import layout as L
 from sim.engine.contract import ob_known
@@ -24,6 +22,8 @@ from sim.engine.pile import apply_take_nb
 from sim.engine.sample import sample_nb
 from sim.engine.state import State, new_state
 from sim.engine.table import packet_lo_nb
+from tests.decisions import Decision, decisions
+from tests.support import Table
 
 VARIANTS = ["classic-2p", "classic-3p", "classic-4p", "classic-6p", "pennies-6p", "railroad-3p", "buraco-2p",
             "buraco-4p"]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from support import NATURAL_KINGS, NATURAL_QUEENS, Table
-
 from sim.engine import layout as L
 from sim.engine.goout import go_out_nb
 from sim.engine.layout import SD_MELDED
+from tests.support import NATURAL_KINGS, NATURAL_QUEENS, Table
 
 
 def _c5_c6_table() -> Table:

@@ -4,10 +4,9 @@ hand), and no take at all ends the hand."""
 
 from __future__ import annotations
 
-from support import NATURAL_KINGS, Table
-
 from sim.engine import layout as L
 from sim.engine.draw import enum_draw_step_nb
+from tests.support import NATURAL_KINGS, Table
 
 
 def draw_step(t: Table, seat: int) -> list[tuple[int, int]]:

@@ -1,7 +1,7 @@
 """Golden results of every Classic preset: game rows, hand rows and one transcript per preset,
 committed before the engine was reshaped by phase (issue 8) and compared bit for bit since.
 
-    python tests/golden/generate.py      # rewrite them (only for a deliberate rule change)
+    python -m tests.golden.generate      # rewrite them, from the checkout's root (only for a deliberate rule change)
 
 Each scenario mixes strategies so that many rule paths are crossed: random play (every legal move),
 baseline against random, and relatives of baseline whose knobs freeze, hold, ask and say no.
@@ -10,11 +10,9 @@ baseline against random, and relatives of baseline whose knobs freeze, hold, ask
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
 
 SCENARIOS: dict[str, list[tuple[str, list[str], int, int]]] = {
     # preset: (name, strategies, seed, games)

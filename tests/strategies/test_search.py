@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from decisions import decisions
 
 from sim import get_variant, play
 from sim.engine import layout as L
@@ -23,6 +22,7 @@ from strategies import REGISTRY, StrategyError, parse_strategy
 from strategies.heuristic import heuristic_decide_nb
 from strategies.library import BASELINE
 from strategies.search import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, search_decide_nb
+from tests.decisions import decisions
 
 FAST = "search:samples=2"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sim.analysis import strength
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_measure_plays_each_strategy_against_baseline_and_records_the_command(tmp_path):

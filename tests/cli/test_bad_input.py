@@ -18,7 +18,7 @@ from sim import play
 from sim.cli import main
 from strategies import StrategyError, parse_strategy
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def refused(r: subprocess.CompletedProcess, *needles: str) -> str:

@@ -1,4 +1,4 @@
-"""Tests of the independent Buraco replayer (tests/buraco_replay.py) on hand-built transcripts.
+"""Tests of the independent Buraco replayer (tests/replay/buraco.py) on hand-built transcripts.
 
 Each transcript is written out event by event with the small builder below (a deal with chosen hands, mortos and
 stock top, the rest of the 108 cards filled in a fixed order). Legal play must replay clean; each rule violation
@@ -11,7 +11,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from buraco_replay import (
+
+from tests.replay.buraco import (
     CHECKS,
     PACK,
     canasta_bonus,

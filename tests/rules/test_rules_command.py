@@ -28,7 +28,7 @@ from sim.rules import (
     with_rules,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def normalised(key: str, value):

@@ -22,7 +22,7 @@ from sim.run.experiment import Played
 from sim.run.runner import POOL_MIN_GAMES, make_job
 from sim.run.store import OUTPUT_FILE, PART_RE, RUN_FILE
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 Cli = Callable[..., subprocess.CompletedProcess]
 GAMES = "8"  # every command's folder is made with this many games: played in this process, in moments

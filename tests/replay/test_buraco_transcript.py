@@ -1,4 +1,4 @@
-"""Buraco transcripts replayed by the independent replayer (tests/buraco_replay.py, written from
+"""Buraco transcripts replayed by the independent replayer (tests/replay/buraco.py, written from
 VARIANTS.md §3.10 and the transcript format alone): every card's flow, every action's legality and
 every score component of whole games of both presets, the games picked so that between them they hold
 sequences with a wild and with a natural two, pile takes, direct and indirect knocks, final knock-outs,
@@ -11,11 +11,11 @@ import functools
 from typing import Any
 
 import pytest
-from buraco_replay import replay
 
 from sim import play
 from sim.records.transcript import events
 from sim.run.runner import make_job
+from tests.replay.buraco import replay
 
 BURACO = ["buraco-2p", "buraco-4p"]
 CASES = [(("baseline", "random"), 1, 0), (("random",), 2, 1), (("baseline",), 3, 2),

@@ -12,7 +12,7 @@ import pytest
 
 from sim.report import studies
 
-NOTEBOOKS_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 EXPECTED = [
     "01_freezing_the_pile.ipynb",

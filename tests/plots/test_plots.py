@@ -22,7 +22,7 @@ from matplotlib.image import AxesImage  # noqa: E402
 
 from sim import plots  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -328,9 +328,8 @@ def test_sim_plots_never_imports_pyplot_nor_picks_a_backend(tmp_path):
         import matplotlib
         uses = []
         matplotlib.use = lambda *a, **k: uses.append(a)  # record, so a call from sim.plots would show
-        sys.path.insert(0, {str(Path(__file__).parent)!r})
         from pathlib import Path
-        import test_plots  # its own matplotlib.use("Agg") is recorded here, then forgotten
+        from tests.plots import test_plots  # its own matplotlib.use("Agg") is recorded here, then forgotten
         uses.clear()
         raw_backend = dict.__getitem__(matplotlib.rcParams, "backend")  # read without resolving it
         params = {{k: v for k, v in dict.items(matplotlib.rcParams) if k != "backend"}}
