@@ -1,6 +1,6 @@
 """Decision traces: every decision a strategy made, with what it saw, its options and its choice.
 
-For checking that a knob does what it says over real games (tests/test_knobs.py) and for asking
+For checking that a knob does what it says over real games (tests/strategies/test_heuristic.py) and for asking
 "what did my strategy do when ...?" in a notebook. Runs in this process; memory grows with the
 number of traced decisions (about 5 KB each in a two-side game), so trace what you need.
 
