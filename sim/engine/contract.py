@@ -311,161 +311,164 @@ DEFER = -1
 
 # Accessors ---------------------------------------------------------------------------------------
 # A strategy reads a card's rank, its hand, a meld row and each option kind's fields by name through
-# these rather than by offset. Each is inlined where numba code calls it (the same machine code as the
-# offset written out) and is a plain function when Python calls it (traces, tests, notebooks).
-@register_jitable(inline="always")
+# these rather than by offset. Each is a plain function when Python calls it (traces, tests, notebooks)
+# and, in numba code, a one-line function that LLVM inlines into its caller: baseline's hands per
+# second are unchanged. numba's own inlining of overloads (`register_jitable(inline="always")`) is left
+# out: with it numba warned of a broken SSA assumption (card_rank with a branch) and search's rollouts
+# failed in the test suite, while plain calls pass everything at the same speed.
+@register_jitable
 def card_rank(k):
     """The rank class of card kind k, RK_JK for the joker (the engine's cards.rank_of_nb): the joker's kind
-    JOKER = RK_JK * SUITS, so one division serves every kind, with no branch to inline (a test checks all 53)."""
+    JOKER = RK_JK * SUITS, so one division serves every kind with no branch (a test checks all 53)."""
     return k // SUITS
 
 
-@register_jitable(inline="always")
+@register_jitable
 def card_suit(k):
     """The suit of suited card kind k (SUIT_S, SUIT_H, SUIT_D, SUIT_C); meaningless for the joker."""
     return k % SUITS
 
 
-@register_jitable(inline="always")
+@register_jitable
 def hand_count(obs, r):
     """Cards of rank class r in the deciding player's hand."""
     return obs[OB_HR + r]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def hand_card_count(obs, k):
     """Copies of card kind k in the deciding player's hand."""
     return obs[OB_HAND + k]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def meld_row(obs, side, row):
     """Where meld row `row` of `side` starts in `obs`: obs[meld_row(obs, side, row) + F_*] is its field F_*.
     Rows at or past obs[OB_NM + side] are undefined."""
     return OB_MELDS + (side * obs[OB_MAXM] + row) * NMF
 
 
-@register_jitable(inline="always")
+@register_jitable
 def meld_field(obs, side, row, f):
     """Field F_* of meld row `row` of `side`."""
     return obs[meld_row(obs, side, row) + f]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def option_kind(opts, i):
     """Option i's kind (O_*)."""
     return opts[i, OPT_KIND]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def option_card(opts, i):
     """The card kind of an O_DISCARD or an O_TOP option."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def option_seat(opts, i):
     """The partner asked by an O_ASK option; the asking seat of an O_YES or O_NO option."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def take_method(opts, i):
     """An O_TAKE option's method: TAKE_M1, TAKE_M2, TAKE_M3 or TAKE_FREE."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def take_wild(opts, i):
     """The rank class of the wild an O_TAKE option spends (RK_2 or RK_JK, by TAKE_M2); -1 for the others."""
     return opts[i, OPT_B]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def new_rank(opts, i):
     """The rank class of the meld an O_NEW option starts."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def new_naturals(opts, i):
     """The naturals an O_NEW option lays (2 or 3)."""
     return opts[i, OPT_B]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def new_wild(opts, i):
     """The rank class of the wild an O_NEW option lays with its naturals; -1 for none."""
     return opts[i, OPT_C]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def add_row(opts, i):
     """The own side's meld row an O_ADD option adds to."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def add_wild(opts, i):
     """The rank class of the wild an O_ADD option adds; -1 for a natural of the meld's rank."""
     return opts[i, OPT_B]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def black3_count(opts, i):
     """The black threes an O_BLACK3 option melds."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def wild_jokers(opts, i):
     """The jokers of the wild meld an O_WILD option starts (Boat)."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def wild_twos(opts, i):
     """The twos of the wild meld an O_WILD option starts (Boat)."""
     return opts[i, OPT_B]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def seq_suit(opts, i):
     """The suit of the sequence an O_SEQ option starts (Buraco)."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def seq_low(opts, i):
     """The lowest place of the sequence an O_SEQ option starts: 1 the low ace, 2 to 13, 12 for Q-K-A."""
     return opts[i, OPT_B]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def seq_wild_place(opts, i):
     """The place an O_SEQ option's wild stands for; 0 without a wild (seq_wild_pos of its packed c)."""
     return seq_wild_pos(opts[i, OPT_C])
 
 
-@register_jitable(inline="always")
+@register_jitable
 def seq_wild_class(opts, i):
     """The rank class of an O_SEQ option's wild (RK_2 or RK_JK); -1 without one (seq_wild_rank of its c)."""
     return seq_wild_rank(opts[i, OPT_C])
 
 
-@register_jitable(inline="always")
+@register_jitable
 def extend_row(opts, i):
     """The own side's sequence row an O_EXTEND option extends (Buraco)."""
     return opts[i, OPT_A]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def extend_end(opts, i):
     """The end an O_EXTEND option extends: END_LOW or END_HIGH."""
     return opts[i, OPT_B]
 
 
-@register_jitable(inline="always")
+@register_jitable
 def extend_wild(opts, i):
     """The rank class of the wild an O_EXTEND option lays; -1 for the natural card of that place."""
     return opts[i, OPT_C]

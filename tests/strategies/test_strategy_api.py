@@ -1,5 +1,5 @@
 """The strategy API of issue 25: the contract's accessors read a card's rank, the hand, a meld row and each
-option kind's fields by name (in Python and inlined in numba code), and every kernel declares its knobs beside
+option kind's fields by name (in Python and in numba code), and every kernel declares its knobs beside
 its code with slots assigned in the order of declaration (strategies.knobs.KnobTable), never typed by hand."""
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def _read_all_nb(obs, opts):
             C.new_rank(opts, 1), C.new_wild(opts, 1), C.seq_wild_place(opts, 2), C.seq_wild_class(opts, 2))
 
 
-def test_the_accessors_are_inlined_in_numba_code_with_the_same_answers():
+def test_the_accessors_compile_in_numba_code_with_the_same_answers():
     obs = np.zeros(C.obs_len(4), np.int64)
     obs[C.OB_MAXM] = 4
     obs[C.OB_HR + C.RK_7] = 2
