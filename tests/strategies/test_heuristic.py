@@ -57,11 +57,12 @@ def can_go_out_now(o: np.ndarray, variant: str = "classic-4p") -> bool:
     tests/engine/test_goout.py, loaded here from the observation): a wanted going out is planned
     before any meld style, so these decisions are not the style's."""
     from sim import get_variant
-    from sim.engine.goout import W_DEF, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
+    from sim.engine.gosearch import W_BAN, W_LEN, W_MEX, W_MN, W_MW, W_TH, can_go_out_w_nb
     from sim.rules import pack
 
     R = pack(get_variant(variant))
-    w = np.zeros(W_DEF + L.NR, np.int64)
+    w = np.zeros(W_LEN, np.int64)  # the whole work area: the search reads W_BAN, W_HAVE and W_FORBID too
+    w[W_BAN] = -1  # no card taken alone from the top this turn (W_HAVE, W_FORBID: 0 at Classic)
     s = o[L.OB_SIDE]
     for r in range(L.NR):
         w[W_TH + r] = o[L.OB_HR + r]
