@@ -33,6 +33,7 @@ import gc
 import hashlib
 import inspect
 import json
+import math
 import os
 import platform
 import shutil
@@ -330,11 +331,15 @@ def _times_path() -> Path:
 
 
 def compile_estimate(what: str = "engine") -> int:
-    """Seconds the last compile of this kind took on this machine (any source version), or the default."""
+    """Seconds the last compile of this kind took on this machine (any source version), or the default:
+    `engine`, or a strategy module's family (`strategy-heuristic`): each strategy by its own last compile,
+    since `random` compiles in a fraction of a second and `search` in many. Never under one second."""
+    default = DEFAULT_SECONDS["engine" if what == "engine" else "strategies"]
     try:
-        return int(round(json.loads(_times_path().read_text())[what]))
+        seconds = float(json.loads(_times_path().read_text())[what])
     except (OSError, ValueError, KeyError, TypeError):
-        return DEFAULT_SECONDS[what]
+        return default
+    return max(1, math.ceil(seconds))
 
 
 def _record_time(what: str, seconds: float) -> None:
@@ -391,9 +396,9 @@ class _CompileWatch(event.Listener):
         if engine:
             return (f"canasta-lab: compiling the engine once for these sources, about {compile_estimate('engine')} s "
                     f"(later runs, in any checkout of the same sources, load it from {cache_root()})...")
-        name = _family(folder.name).removeprefix("strategy-")
-        return (f"canasta-lab: compiling the strategy `{name}` for these sources (its code changed; the engine "
-                f"is loaded), about {compile_estimate('strategies')} s...")
+        family = _family(folder.name)
+        return (f"canasta-lab: compiling the strategy `{family.removeprefix('strategy-')}` for these sources (its "
+                f"code changed; the engine is loaded), about {compile_estimate(family)} s...")
 
 
 _WATCH = _CompileWatch()
@@ -409,8 +414,7 @@ def compile_once(fns: Sequence[Any], warm: Callable[[], None],
     if config.DISABLE_JIT:
         return
     _WATCH.announced = False  # each compile says so, even a second one in this process
-    before = sum(_WATCH.compiled.values())
-    engine_before = sum(n for k, n in _WATCH.compiled.items() if k.startswith("engine-"))
+    before = dict(_WATCH.compiled)
     _WATCH.say = notify
     _WATCH.engine_loaded = _READY or index_holds(engine_entry())
     t0 = time.perf_counter()
@@ -426,9 +430,11 @@ def compile_once(fns: Sequence[Any], warm: Callable[[], None],
         _WATCH.say = notify_stderr
         engine_loaded, _WATCH.engine_loaded = _WATCH.engine_loaded, None
     seconds = time.perf_counter() - t0
-    if sum(_WATCH.compiled.values()) > before:
-        engine = not engine_loaded and sum(n for k, n in _WATCH.compiled.items() if k.startswith("engine-")) > engine_before
-        _record_time("engine" if engine else "strategies", seconds)
+    compiled = {_family(k) for k, n in _WATCH.compiled.items() if n > before.get(k, 0)}
+    if compiled:  # the time goes to the engine when it compiled, else to each strategy that did
+        engine = not engine_loaded and any(k.startswith("engine") for k in compiled)
+        for what in ["engine"] if engine else sorted(k for k in compiled if k.startswith("strategy-")):
+            _record_time(what, seconds)
     _READY = True
 
 

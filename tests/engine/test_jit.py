@@ -232,3 +232,20 @@ def test_a_separate_kernel_has_the_same_symbol_in_every_process(tmp_path):
         names.append(r.stdout.split())
     assert names[0][0] != names[1][0]  # a plain function: the count shows in its symbol
     assert names[0][1] == names[1][1]  # a separate one: not
+
+
+def test_the_compiling_line_estimates_each_strategy_by_its_own_last_compile(tmp_path, monkeypatch):
+    """`random` compiles in a fraction of a second and the heuristic in several: one estimate for every
+    strategy said "about 0 s" before a heuristic compile. Each is its own, never under a second."""
+    monkeypatch.setattr(jit, "cache_root", lambda: tmp_path)
+    assert jit.compile_estimate("engine") == jit.DEFAULT_SECONDS["engine"]  # nothing measured yet
+    jit._record_time("strategy-random", 0.3)
+    jit._record_time("strategy-heuristic", 7.5)
+    jit._record_time("engine", 54.2)
+    assert jit.compile_estimate("strategy-random") == 1
+    assert jit.compile_estimate("strategy-heuristic") == 8
+    assert jit.compile_estimate("strategy-search") == jit.DEFAULT_SECONDS["strategies"]
+    assert jit.compile_estimate("engine") == 55
+    folder = tmp_path / "strategy-heuristic-0123456789abcdef"
+    line = jit._CompileWatch().message(folder)  # the line numba's compile event prints
+    assert "`heuristic` for these sources (its code changed; the engine is loaded), about 8 s" in line
