@@ -140,10 +140,12 @@ class KnobTable:
     of the knob vector and returns it, a plain int that numba freezes as a compile-time constant where the
     kernel reads `prm[K_X]`. A table may start where another ends (`after=`), so two kernels of one family
     share one knob vector without overlapping; the slots end before `end` (strategies.user.USER_SLOT0 for the
-    built-ins, whose room ends where a user strategy's own knobs begin)."""
+    built-ins, whose room ends where a user strategy's own knobs begin: a user strategy's table runs from
+    `first=USER_SLOT0` to the end of the vector)."""
 
-    def __init__(self, *, after: KnobTable | None = None, end: int = USER_SLOT0, whole: bool = False) -> None:
-        self.first = after.next if after is not None else 0
+    def __init__(self, *, after: KnobTable | None = None, first: int = 0, end: int = USER_SLOT0,
+                 whole: bool = False) -> None:
+        self.first = after.next if after is not None else first
         if not self.first <= end <= NPRM:
             raise StrategyError(f"a knob table ends within the {NPRM} slots of the knob vector, not at {end}")
         self.next = self.first

@@ -24,8 +24,11 @@ from numba import njit
 
 from sim.engine.contract import DECIDE_SIG, DEFER, NPRM
 
-from . import REGISTRY, Knob, StrategyError, StrategySpec, register
-from .knobs import USER_SLOT0  # a user strategy's own knobs are knobs[20], knobs[21], ... in the order declared
+from . import REGISTRY, StrategyError, StrategySpec, register
+from .knobs import (  # a user strategy's own knobs are knobs[20], knobs[21], ... in the order declared
+    USER_SLOT0,
+    KnobTable,
+)
 
 __all__ = ["DEFER", "USER_SLOT0", "user_strategy"]
 
@@ -49,9 +52,10 @@ def user_strategy(name: str, base: str = "baseline", description: str = "",
     b = REGISTRY[base]
     if any(len(k) not in (5, 6) for k in knobs):
         raise StrategyError(f"knobs of {name!r}: give (name, low, high, default, meaning[, whole]) for each")
-    own = tuple(Knob(k[0], USER_SLOT0 + i, float(k[1]), float(k[2]), float(k[3]), k[4],
-                     whole=bool(k[5]) if len(k) == 6 else False)
-                for i, k in enumerate(knobs))
+    table = KnobTable(first=USER_SLOT0, end=NPRM)  # slots by declaration order, as the built-ins' are
+    for k in knobs:
+        table.knob(k[0], float(k[1]), float(k[2]), float(k[3]), k[4], whole=bool(k[5]) if len(k) == 6 else False)
+    own = table.knobs
     clash = {k.name for k in own} & {k.name for k in b.knobs}
     if clash:
         raise StrategyError(f"knob {sorted(clash)[0]!r} of {name!r} is already a knob of {base!r}")

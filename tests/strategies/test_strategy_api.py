@@ -152,3 +152,18 @@ def test_the_accessors_compile_in_numba_code_with_the_same_answers():
     obs[C.meld_row(obs, 1, 2) + C.F_VAL] = 55
     opts = options((C.O_DISCARD, C.JOKER, -1, -1), (C.O_NEW, 10, 3, -1), (C.O_SEQ, 0, 2, C.seq_wild(3, C.RK_2)))
     assert _read_all_nb(obs, opts) == (C.RK_JK, 2, 55, 10, -1, 3, C.RK_2)
+
+
+def test_a_user_strategy_s_own_knobs_take_slots_from_a_knob_table_in_declaration_order():
+    from strategies.knobs import USER_SLOT0
+    from strategies.user import DEFER, user_strategy
+
+    @user_strategy("table-user", base="baseline",
+                   knobs=[("first", 0, 1, 1, "the first knob"), ("second", 0, 9, 3, "the second", True)])
+    def table_user(rules, obs, opts, n, knobs):
+        return DEFER
+
+    own = [k for k in table_user.knobs if k.name in ("first", "second")]
+    assert [(k.name, k.slot, k.whole) for k in own] == [("first", USER_SLOT0, False), ("second", USER_SLOT0 + 1, True)]
+    with pytest.raises(StrategyError, match="declared twice"):
+        user_strategy("twice-user", knobs=[("a", 0, 1, 0, "a"), ("a", 0, 1, 0, "again")])
