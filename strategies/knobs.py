@@ -39,25 +39,26 @@ class Feature:
 
 
 def _partners(v: Variant) -> bool:
-    return v.ask_partner != "none" and any(len(side) > 1 for side in v.sides)
+    return v.ask.ask_partner != "none" and any(len(side) > 1 for side in v.sides)
 
 
 # What each knob's code path needs (strategies/heuristic.py, strategies/buraco.py): the heuristic hands
 # every decision of a game with sequences to buraco.py, which reads only wilds, go_out and the bu_ knobs.
 FEATURES: dict[str, Feature] = {
     "canasta": Feature("the Canasta games' decisions (sequences off: Buraco has its own)",
-                       lambda v: not v.sequences),
-    "buraco": Feature("Buraco's sets and sequences (sequences on)", lambda v: v.sequences),
+                       lambda v: not v.game.sequences),
+    "buraco": Feature("Buraco's sets and sequences (sequences on)", lambda v: v.game.sequences),
     "partners": Feature("a partner to ask before going out (ask_partner partner or choose_one_partner, a side of "
                         "two seats or more)", _partners),
-    "wilds_in_melds": Feature("wild cards in melds of naturals (max_wilds above 0)", lambda v: v.max_wilds > 0),
+    "wilds_in_melds": Feature("wild cards in melds of naturals (max_wilds above 0)", lambda v: v.melds.max_wilds > 0),
     "top_card_draw": Feature("the top discard alone as a draw (top_card_draw, House-001)",
-                             lambda v: v.top_card_draw),
-    "wild_melds": Feature("melds of wild cards (wild_melds: Boat, Pennies, Railroad)", lambda v: v.wild_melds),
+                             lambda v: v.draw.top_card_draw),
+    "wild_melds": Feature("melds of wild cards (wild_melds: Boat, Pennies, Railroad)", lambda v: v.melds.wild_melds),
     "feet": Feature("a foot or kitty that a canasta brings or going out needs (foot_size with foot_canastas or "
                     "going_out_kinds: Pennies, Railroad)",
-                    lambda v: v.foot_size > 0 and bool(v.foot_canastas or v.going_out_kinds)),
-    "sevens": Feature("sevens canastas (sevens_natural_only: Pennies, Railroad)", lambda v: v.sevens_natural_only),
+                    lambda v: v.table.foot_size > 0 and bool(v.melds.foot_canastas or v.going_out.going_out_kinds)),
+    "sevens": Feature("sevens canastas (sevens_natural_only: Pennies, Railroad)",
+                      lambda v: v.melds.sevens_natural_only),
 }
 
 

@@ -59,14 +59,14 @@ def events(job: Job, game: int) -> Iterator[dict[str, Any]]:
             hs, npile, nstock = a, b, c
             hands = [names[i * hs:(i + 1) * hs] for i in range(v.players)]
             rest = names[v.players * hs:]
-            fs = v.foot_size
+            fs = v.table.foot_size
             feet_at = npile + nstock
-            packets = v.n_sides if v.packet_per_side else v.players  # Buraco: a morto per side
+            packets = v.n_sides if v.table.packet_per_side else v.players  # Buraco: a morto per side
             feet = [rest[feet_at + i * fs:feet_at + (i + 1) * fs] for i in range(packets)] if fs else []
             whole.clear()
             deal: dict[str, Any] = {"event": "deal", "hand": d, "dealer": p, "hands": hands, "feet": feet,
                                     "stock": rest[npile:npile + nstock], "pile": rest[:npile]}
-            if v.exact_deal_bonus > 0:
+            if v.score.exact_deal_bonus > 0:
                 deal["exact_deal"] = bool(x)  # written wherever the rules have the bonus
             yield deal
         elif t == L.EV_RED3:

@@ -16,6 +16,9 @@ from sim.rules.text import (
     with_rules,
 )
 from sim.rules.variant import (
+    FIELD_ORDER,
+    GROUP_OF,
+    GROUPS,
     MINUS_INF,
     ONE_DEAL,
     AskMode,
@@ -28,12 +31,14 @@ from sim.rules.variant import (
     Variant,
     exact_deal_cards,
     requirement,
+    rule_fields,
     validate,
 )
 
 __all__ = [
-    "FAMILIES", "FIXED_FIELDS", "IDENTITY_FIELDS", "MINUS_INF", "ONE_DEAL", "PRESETS", "RULE_DOCS", "AskMode",
+    "FAMILIES", "FIELD_ORDER", "FIXED_FIELDS", "GROUPS", "GROUP_OF", "IDENTITY_FIELDS", "MINUS_INF", "ONE_DEAL",
+    "PRESETS", "RULE_DOCS", "AskMode",
     "CanastaKind", "CardClass", "EndOfStock", "PileMethod", "Rotation", "RulesError", "Variant", "base_variant",
     "engine_view", "exact_deal_cards", "family_players", "get_variant", "house_rules", "pack", "parse_rule",
-    "presets_markdown", "requirement", "rules_table", "show_value", "validate", "with_rules",
+    "presets_markdown", "requirement", "rule_fields", "rules_table", "show_value", "validate", "with_rules",
 ]

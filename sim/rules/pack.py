@@ -36,84 +36,84 @@ def pack(v: Variant) -> np.ndarray:
     R = np.zeros(L.R_LEN, np.int64)
     R[L.R_PLAYERS] = v.players
     R[L.R_NSIDES] = v.n_sides
-    R[L.R_HAND] = v.hand_size
+    R[L.R_HAND] = v.deal.hand_size
     R[L.R_PACK] = v.pack_size
-    R[L.R_DECKS] = v.decks
-    R[L.R_JOKERS] = v.decks * v.jokers_per_deck
-    R[L.R_DRAW] = v.draw_count
-    R[L.R_UPCARD] = int(v.upcard)
-    R[L.R_GO_CANASTAS] = v.going_out_canastas
-    R[L.R_GO_BONUS] = v.going_out_bonus
-    R[L.R_CONC_BONUS] = v.concealed_total
-    R[L.R_CONC_WAIVE] = int(v.concealed_waives_minimum)
-    R[L.R_CONC_PARTNER_UNMELDED] = int(v.concealed_requires_partner_unmelded)
-    R[L.R_B3MIN] = v.black3_meld_min
-    R[L.R_B3MAX] = v.black3_meld_max
-    R[L.R_MIN_NAT] = v.min_naturals
-    R[L.R_MAX_WILD] = v.max_wilds
-    R[L.R_WILD_LT_NAT] = int(v.wilds_below_naturals)
-    R[L.R_TOP_CARD] = int(v.top_card_draw)
-    R[L.R_GO_DISCARD] = int(v.going_out_discard)
-    R[L.R_EXACT_PPM] = round(v.exact_deal_prob * PPM)
-    R[L.R_EXACT_BONUS] = v.exact_deal_bonus
-    R[L.R_OPEN_ROUNDS] = v.opening_rounds
-    R[L.R_WILD_MELDS] = int(v.wild_melds)
-    R[L.R_WILD_TIE_BIG] = int(v.wild_tie_big)
-    R[L.R_TABLE_NEG] = int(v.table_negative_without_canasta)
-    R[L.R_B3_HAND] = v.black3_in_hand
-    R[L.R_KEEP_LAST] = int(v.keep_last_card)
-    R[L.R_B3_CLOSE] = v.black3_close_bonus
-    R[L.R_CANBONUS + L.CK_SMALL_WILD] = v.canasta_bonus_small_wild
-    R[L.R_CANBONUS + L.CK_BIG_WILD] = v.canasta_bonus_big_wild
-    R[L.R_CANBONUS + L.CK_NATURAL] = v.canasta_bonus_natural
-    R[L.R_CANBONUS + L.CK_MIXED] = v.canasta_bonus_mixed
-    R[L.R_CANBONUS + L.CK_WILD] = v.canasta_bonus_wild
-    R[L.R_CANBONUS + L.CK_SEVENS] = v.canasta_bonus_sevens
-    R[L.R_FOOT] = v.foot_size
-    R[L.R_FOOT_KINDS] = _kinds(v.foot_canastas)
-    R[L.R_FOOT_R3] = v.unpicked_foot_red3
-    R[L.R_MELD_CAP] = v.meld_cap
-    R[L.R_SEVENS] = int(v.sevens_natural_only)
-    R[L.R_SEVENS_BAN] = int(v.sevens_discard_ban)
-    R[L.R_WILD_SPLIT] = int(v.wild_canasta_small_big)
-    R[L.R_GO_KINDS] = _kinds(v.going_out_kinds)
-    R[L.R_RED3_NEG_SEVENS] = int(v.red3_negative_without_sevens)
-    R[L.R_SEQ] = int(v.sequences)
-    R[L.R_PACKET_SIDE] = int(v.packet_per_side)
-    R[L.R_THREES_PLAIN] = int(v.threes_plain)
-    R[L.R_MORTO_PEN] = v.morto_penalty
-    R[L.R_CANASTA] = v.canasta_size
-    R[L.R_FREEZE_ON] = _mask(v.freeze_on_discard)
-    R[L.R_BLOCK_ON] = _mask(v.block_on_discard)
-    R[L.R_UPCARD_COVER] = _mask(v.upcard_cover)
-    R[L.R_UPCARD_BLOCK] = _mask(v.upcard_blocks)
-    R[L.R_ASK] = ASK_MODES[v.ask_partner]
-    R[L.R_ONE_CARD] = int(v.one_card_pile_rule)
-    R[L.R_EOS] = END_OF_STOCK[v.end_of_stock]
-    R[L.R_LAST_R3_MELD] = int(v.last_red3_may_meld)
-    R[L.R_EOS_TAKE_ENDS] = int(v.empty_stock_take_ends_hand)
-    R[L.R_TARGET] = v.target_score if v.target_score != ONE_DEAL else MINUS_INF  # one deal: reached at once
-    R[L.R_TARGET_STRICT] = int(v.target_strict)
-    R[L.R_MAX_TURNS] = v.max_turns_per_hand
-    R[L.R_MAX_HANDS] = v.max_hands_per_game
-    R[L.R_PM_UNFROZEN] = sum(METHODS[m] for m in set(v.pile_methods_unfrozen))
-    R[L.R_PM_FROZEN] = sum(METHODS[m] for m in set(v.pile_methods_frozen))
-    R[L.R_PM_PREMELD] = sum(METHODS[m] for m in set(v.pile_methods_premeld))
-    R[L.R_UNTAKE] = _mask(v.untakeable_top)
-    R[L.R_RED3_NEG] = int(v.red3_negative_if_no_meld)
-    R[L.R_DEALER_DIR] = 1 if v.dealer_rotation == "left" else -1
+    R[L.R_DECKS] = v.deal.decks
+    R[L.R_JOKERS] = v.deal.decks * v.deal.jokers_per_deck
+    R[L.R_DRAW] = v.draw.draw_count
+    R[L.R_UPCARD] = int(v.deal.upcard)
+    R[L.R_GO_CANASTAS] = v.going_out.going_out_canastas
+    R[L.R_GO_BONUS] = v.score.going_out_bonus
+    R[L.R_CONC_BONUS] = v.score.concealed_total
+    R[L.R_CONC_WAIVE] = int(v.opening.concealed_waives_minimum)
+    R[L.R_CONC_PARTNER_UNMELDED] = int(v.going_out.concealed_requires_partner_unmelded)
+    R[L.R_B3MIN] = v.melds.black3_meld_min
+    R[L.R_B3MAX] = v.melds.black3_meld_max
+    R[L.R_MIN_NAT] = v.melds.min_naturals
+    R[L.R_MAX_WILD] = v.melds.max_wilds
+    R[L.R_WILD_LT_NAT] = int(v.melds.wilds_below_naturals)
+    R[L.R_TOP_CARD] = int(v.draw.top_card_draw)
+    R[L.R_GO_DISCARD] = int(v.going_out.going_out_discard)
+    R[L.R_EXACT_PPM] = round(v.deal.exact_deal_prob * PPM)
+    R[L.R_EXACT_BONUS] = v.score.exact_deal_bonus
+    R[L.R_OPEN_ROUNDS] = v.opening.opening_rounds
+    R[L.R_WILD_MELDS] = int(v.melds.wild_melds)
+    R[L.R_WILD_TIE_BIG] = int(v.melds.wild_tie_big)
+    R[L.R_TABLE_NEG] = int(v.score.table_negative_without_canasta)
+    R[L.R_B3_HAND] = v.table.black3_in_hand
+    R[L.R_KEEP_LAST] = int(v.going_out.keep_last_card)
+    R[L.R_B3_CLOSE] = v.melds.black3_close_bonus
+    R[L.R_CANBONUS + L.CK_SMALL_WILD] = v.score.canasta_bonus_small_wild
+    R[L.R_CANBONUS + L.CK_BIG_WILD] = v.score.canasta_bonus_big_wild
+    R[L.R_CANBONUS + L.CK_NATURAL] = v.score.canasta_bonus_natural
+    R[L.R_CANBONUS + L.CK_MIXED] = v.score.canasta_bonus_mixed
+    R[L.R_CANBONUS + L.CK_WILD] = v.score.canasta_bonus_wild
+    R[L.R_CANBONUS + L.CK_SEVENS] = v.score.canasta_bonus_sevens
+    R[L.R_FOOT] = v.table.foot_size
+    R[L.R_FOOT_KINDS] = _kinds(v.melds.foot_canastas)
+    R[L.R_FOOT_R3] = v.score.unpicked_foot_red3
+    R[L.R_MELD_CAP] = v.melds.meld_cap
+    R[L.R_SEVENS] = int(v.melds.sevens_natural_only)
+    R[L.R_SEVENS_BAN] = int(v.melds.sevens_discard_ban)
+    R[L.R_WILD_SPLIT] = int(v.melds.wild_canasta_small_big)
+    R[L.R_GO_KINDS] = _kinds(v.going_out.going_out_kinds)
+    R[L.R_RED3_NEG_SEVENS] = int(v.score.red3_negative_without_sevens)
+    R[L.R_SEQ] = int(v.game.sequences)
+    R[L.R_PACKET_SIDE] = int(v.table.packet_per_side)
+    R[L.R_THREES_PLAIN] = int(v.cards.threes_plain)
+    R[L.R_MORTO_PEN] = v.score.morto_penalty
+    R[L.R_CANASTA] = v.melds.canasta_size
+    R[L.R_FREEZE_ON] = _mask(v.discard.freeze_on_discard)
+    R[L.R_BLOCK_ON] = _mask(v.discard.block_on_discard)
+    R[L.R_UPCARD_COVER] = _mask(v.deal.upcard_cover)
+    R[L.R_UPCARD_BLOCK] = _mask(v.deal.upcard_blocks)
+    R[L.R_ASK] = ASK_MODES[v.ask.ask_partner]
+    R[L.R_ONE_CARD] = int(v.pile.one_card_pile_rule)
+    R[L.R_EOS] = END_OF_STOCK[v.stock_end.end_of_stock]
+    R[L.R_LAST_R3_MELD] = int(v.stock_end.last_red3_may_meld)
+    R[L.R_EOS_TAKE_ENDS] = int(v.stock_end.empty_stock_take_ends_hand)
+    R[L.R_TARGET] = v.game.target_score if v.game.target_score != ONE_DEAL else MINUS_INF  # one deal: reached at once
+    R[L.R_TARGET_STRICT] = int(v.game.target_strict)
+    R[L.R_MAX_TURNS] = v.game.max_turns_per_hand
+    R[L.R_MAX_HANDS] = v.game.max_hands_per_game
+    R[L.R_PM_UNFROZEN] = sum(METHODS[m] for m in set(v.pile.pile_methods_unfrozen))
+    R[L.R_PM_FROZEN] = sum(METHODS[m] for m in set(v.pile.pile_methods_frozen))
+    R[L.R_PM_PREMELD] = sum(METHODS[m] for m in set(v.pile.pile_methods_premeld))
+    R[L.R_UNTAKE] = _mask(v.pile.untakeable_top)
+    R[L.R_RED3_NEG] = int(v.score.red3_negative_if_no_meld)
+    R[L.R_DEALER_DIR] = 1 if v.game.dealer_rotation == "left" else -1
     # one meld per rank: at most 11 rank melds and a black-three meld per side; where melds close
     # as many rows as three-card melds the pack's cards but its threes make, and a black-three meld
-    R[L.R_MAXM] = (v.pack_size - 4 * v.decks) // 3 + 2 if v.meld_cap > 0 else 16
-    if v.sequences:
+    R[L.R_MAXM] = (v.pack_size - 4 * v.deal.decks) // 3 + 2 if v.melds.meld_cap > 0 else 16
+    if v.game.sequences:
         R[L.R_MAXM] = v.pack_size // 3  # any number of sequences per suit: as many as three-card melds
-    for r, x in enumerate(v.card_values):
+    for r, x in enumerate(v.cards.card_values):
         R[L.R_CARDVAL + r] = x
-    pts = list(v.red3_points) + [v.red3_points[-1]] * (9 - len(v.red3_points))
+    pts = list(v.score.red3_points) + [v.score.red3_points[-1]] * (9 - len(v.score.red3_points))
     for k, x in enumerate(pts):
         R[L.R_RED3TAB + k] = x
-    R[L.R_MTAB_N] = len(v.initial_meld_table)
-    for i, (thr, req) in enumerate(v.initial_meld_table):
+    R[L.R_MTAB_N] = len(v.opening.initial_meld_table)
+    for i, (thr, req) in enumerate(v.opening.initial_meld_table):
         R[L.R_MTAB_THR + i] = thr
         R[L.R_MTAB_REQ + i] = req
     for p in range(v.players):

@@ -3,16 +3,15 @@ shown, the house rules of a variant, the table `canasta-lab rules` prints and do
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from sim.rules.pack import engine_view
 from sim.rules.presets import PRESETS, base_variant
-from sim.rules.variant import MINUS_INF, RulesError, Variant
+from sim.rules.variant import FIELD_ORDER, MINUS_INF, RulesError, Variant, rule_fields
 
 # What each rule means, for `canasta-lab rules` and docs/presets.md (R-nn: the project's readings,
 # docs/rules.md): written beside each field of Variant.
-RULE_DOCS: dict[str, str] = {f.name: f.metadata["doc"] for f in dataclasses.fields(Variant)}
+RULE_DOCS: dict[str, str] = {f.name: f.metadata["doc"] for f in rule_fields()}
 
 IDENTITY_FIELDS = ("name", "description", "seed_doc")  # describe the preset; the engine does not read them
 FIXED_FIELDS = ("players", "sides")  # chosen by the preset (or --players), not by --rule
@@ -63,7 +62,7 @@ def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
     """One `KEY=VALUE` house rule, typed by the field it sets (validated with the others later)."""
     key, eq, text = item.partition("=")
     key = key.strip()
-    fields = {f.name: f for f in dataclasses.fields(Variant)}
+    fields = {f.name: f for f in rule_fields()}
     settable = [n for n in fields if n not in IDENTITY_FIELDS + FIXED_FIELDS]
     if not eq or not text.strip():
         raise RulesError(f"--rule {item!r}: write KEY=VALUE, e.g. --rule target_score=3000")
@@ -72,7 +71,7 @@ def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
     if key not in settable:
         why = ("choose the preset or --players" if key in FIXED_FIELDS else "not a rule the engine plays")
         raise RulesError(f"--rule {key}: cannot be set ({why}); accepted: {', '.join(settable)}")
-    current = getattr(v, key)
+    current = v.rule(key)
     if isinstance(current, bool):
         return key, _parse_bool(key, text)
     if isinstance(current, int):
@@ -102,8 +101,8 @@ def house_rules(v: Variant) -> list[str]:
     base = base_variant(v.name)
     if base is None:
         return []
-    return [f"{f.name}={show_value(f.name, getattr(v, f.name))}" for f in dataclasses.fields(Variant)
-            if f.name not in IDENTITY_FIELDS and getattr(v, f.name) != getattr(base, f.name)]
+    return [f"{name}={show_value(name, v.rule(name))}" for name in FIELD_ORDER
+            if name not in IDENTITY_FIELDS and v.rule(name) != base.rule(name)]
 
 
 def with_rules(v: Variant, items: list[str]) -> Variant:
@@ -121,8 +120,8 @@ def rules_table(v: Variant) -> list[tuple[str, str, str]]:
     """(key, value, meaning) for every rule of `v`, values as the engine reads them."""
     view = engine_view(v)
     rows = []
-    for f in dataclasses.fields(Variant):
-        value = getattr(v, f.name) if f.name in IDENTITY_FIELDS else view[f.name]
+    for f in rule_fields():
+        value = v.rule(f.name) if f.name in IDENTITY_FIELDS else view[f.name]
         rows.append((f.name, show_value(f.name, value), RULE_DOCS[f.name]))
     return rows
 
@@ -137,7 +136,7 @@ def presets_markdown() -> str:
              "`canasta-lab rules VARIANT --rule KEY=VALUE` shows a preset with house rules applied.", "",
              "| rule | " + " | ".join(names) + " | meaning |",
              "|---|" + "---|" * len(names) + "---|"]
-    for f in dataclasses.fields(Variant):
+    for f in rule_fields():
         if f.name == "description":
             continue
         cells = [tables[n][f.name].replace("|", "\\|") for n in names]

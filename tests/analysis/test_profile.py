@@ -95,13 +95,14 @@ def test_hand_rows_split_the_hand_totals_by_side_and_count_canastas_by_kind(pair
         assert (h[c] == sum(h[f"{c}_{s}"] for s in range(v.n_sides))).all(), c
         assert h[c].sum() > 0, c  # the check counts something
     for s in range(v.n_sides):
-        bonus = h[f"natural_canastas_{s}"] * v.canasta_bonus_natural + h[f"mixed_canastas_{s}"] * v.canasta_bonus_mixed
+        bonus = (h[f"natural_canastas_{s}"] * v.score.canasta_bonus_natural
+                 + h[f"mixed_canastas_{s}"] * v.score.canasta_bonus_mixed)
         assert (h[f"canastas_{s}"] == bonus).all()
         assert (h[f"yes_answers_{s}"] <= h[f"asks_{s}"]).all()
     went_out = h[h["out_side"] >= 0]
     held = np.array([went_out[f"natural_canastas_{s}"].iat[i] + went_out[f"mixed_canastas_{s}"].iat[i]
                      for i, s in enumerate(went_out["out_side"])])
-    assert (held >= v.going_out_canastas).all()
+    assert (held >= v.going_out.going_out_canastas).all()
 
 
 def transcript_counts(variant: str, strategies: list[str], seed: int, game: int) -> list[dict[str, list[int]]]:
@@ -133,7 +134,7 @@ def transcript_counts(variant: str, strategies: list[str], seed: int, game: int)
             counts["yes_answers"][side(e["player"])] += int(e["answer"])
         elif kind == "hand_end":
             for (s, _), (naturals, wilds, black3) in melds.items():
-                if not black3 and naturals + wilds >= v.canasta_size:
+                if not black3 and naturals + wilds >= v.melds.canasta_size:
                     counts["mixed_canastas" if wilds else "natural_canastas"][s] += 1
             hands.append(dict(counts))
     return hands

@@ -357,7 +357,7 @@ def test_b12_r33_joker_discard_bars_the_next_player_then_only_a_natural_pair_tak
 @pytest.mark.parametrize("variant,stock_n", [("boat-2p", 80), ("boat-3p", 66), ("boat-4p", 52)])
 def test_r31_r40_no_upcard_the_pile_empty_after_the_deal_and_the_stock_52_66_80(variant, stock_n):
     v = get_variant(variant)
-    assert v.hand_size == 14 and not v.upcard
+    assert v.deal.hand_size == 14 and not v.deal.upcard
     R = pack(v)
     for seed in range(4):
         S = new_state(R)
@@ -795,7 +795,7 @@ def test_r39_a_short_opening_given_back_at_an_empty_stock_draws_from_the_reshuff
 def test_r41_target_10000_ties_play_on_and_the_meld_table_stays():
     for name in BOAT:
         v = get_variant(name)
-        assert v.target_score == 10000 and not v.target_strict
+        assert v.game.target_score == 10000 and not v.game.target_strict
     t = boat("boat-4p")
     for scores, winner in (([9995, 9000], -1), ([10000, 9000], 0), ([10500, 10200], 0), ([10200, 10500], 1),
                            ([10000, 10000], -1)):

@@ -27,7 +27,7 @@ def test_c13_stock_after_deal_63_77_68_95(variant, expected):
         replaced = int(S.side[:, L.SD_RED3].sum())  # each red three laid out from a hand drew one replacement
         extra_upcards = int(S.st[L.S_PILE_N]) - 1  # a wild / red-three upcard is covered by another card
         assert int(S.st[L.S_STOCK_N]) + replaced + extra_upcards == expected
-        assert [int(S.hand[p, HC_N]) for p in range(v.players)] == [v.hand_size] * v.players
+        assert [int(S.hand[p, HC_N]) for p in range(v.players)] == [v.deal.hand_size] * v.players
 
 
 def deal(v, seed: int):

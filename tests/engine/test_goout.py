@@ -27,20 +27,20 @@ def brute_force(v, th, mex, mn, mw, ncan, need, value_needed, ban=-1) -> bool:
     naturals into the meld of their rank (an open one, or a new one of at least min_naturals naturals
     and three cards), black threes into one meld of an allowed size, each wild into some rank meld
     with room; the side then has `need` canastas, and the cards laid are worth `value_needed`."""
-    values = v.card_values
+    values = v.cards.card_values
     discards = [r for r in range(L.NR) if th[r] > 0 and (r != ban or th[r] >= 2)]
-    for d in ([] if v.going_out_discard else [None]) + discards:
+    for d in ([] if v.going_out.going_out_discard else [None]) + discards:
         rem = list(th)
         if d is not None:
             rem[d] -= 1
         b3 = rem[L.RK_3]
-        if b3 and not (v.black3_meld_max and v.black3_meld_min <= b3 <= v.black3_meld_max):
+        if b3 and not (v.melds.black3_meld_max and v.melds.black3_meld_min <= b3 <= v.melds.black3_meld_max):
             continue
-        if b3 and d is not None and v.black3_close_bonus:
+        if b3 and d is not None and v.melds.black3_close_bonus:
             continue  # R-37: the black threes are the last cards melded, no discard after them
         if sum(rem[r] * values[r] for r in range(L.NR)) < value_needed:
             continue
-        if any(rem[r] and not mex[r] and rem[r] < v.min_naturals for r in NATURAL_RANKS):
+        if any(rem[r] and not mex[r] and rem[r] < v.melds.min_naturals for r in NATURAL_RANKS):
             continue
         targets = [r for r in NATURAL_RANKS if mex[r] or rem[r]]
         if place_wilds(v, targets, rem, mex, mn, mw, ncan, need, 0, rem[L.RK_2] + rem[L.RK_JK], {}):
@@ -50,13 +50,13 @@ def brute_force(v, th, mex, mn, mw, ncan, need, value_needed, ban=-1) -> bool:
 
 def place_wilds(v, targets, rem, mex, mn, mw, ncan, need, i, left, extra) -> bool:
     """Every way of giving the `left` wilds to the melds targets[i:], each within max_wilds."""
-    if i == len(targets) and v.wild_melds and left:
+    if i == len(targets) and v.melds.wild_melds and left:
         # R-35: the wilds left go to the side's wild meld (jokers at mn[JK], twos at mw[JK]), or make a new
         # one of three or more
         size = mn[L.RK_JK] + mw[L.RK_JK] if mex[L.RK_JK] else 0
         if not mex[L.RK_JK] and left < 3:
             return False
-        extra_can = 1 if size < v.canasta_size <= size + left else 0
+        extra_can = 1 if size < v.melds.canasta_size <= size + left else 0
         return place_wilds(v, targets, rem, mex, mn, mw, ncan + extra_can, need, i, 0, extra)
     if i == len(targets):
         if left:
@@ -67,13 +67,13 @@ def place_wilds(v, targets, rem, mex, mn, mw, ncan, need, i, left, extra) -> boo
             after = before + rem[r] + extra[r]
             if not mex[r] and after < 3:
                 return False
-            if before < v.canasta_size <= after:
+            if before < v.melds.canasta_size <= after:
                 can += 1
         return can >= need
     r = targets[i]
     wilds = mw[r] if mex[r] else 0
-    room = v.max_wilds - wilds
-    if v.wilds_below_naturals:  # R-65: fewer wilds than naturals, counting the hand's naturals of the rank
+    room = v.melds.max_wilds - wilds
+    if v.melds.wilds_below_naturals:  # R-65: fewer wilds than naturals, counting the hand's naturals of the rank
         room = min(room, (mn[r] if mex[r] else 0) + rem[r] - 1 - wilds)
     for x in range(0, min(left, max(room, 0)) + 1):
         extra[r] = x
@@ -106,12 +106,12 @@ def test_go_out_search_agrees_with_brute_force_on_random_positions(variant):
     rng = random.Random(20261123)
     agree = found = 0
     for _ in range(2500):
-        th, mex, mn, mw = random_position(rng, v.wilds_below_naturals, v.wild_melds)
+        th, mex, mn, mw = random_position(rng, v.melds.wilds_below_naturals, v.melds.wild_melds)
         held = [r for r in NATURAL_RANKS if th[r]]
-        ban = rng.choice(held) if v.top_card_draw and held and rng.random() < 0.5 else -1
-        size = v.canasta_size
+        ban = rng.choice(held) if v.draw.top_card_draw and held and rng.random() < 0.5 else -1
+        size = v.melds.canasta_size
         ncan = sum(1 for r in range(L.NR) if mex[r] and mn[r] + mw[r] >= size) + rng.randint(0, 1)
-        need = v.going_out_canastas
+        need = v.going_out.going_out_canastas
         value_needed = rng.choice([0, 0, 0, 50, 90])
         w = np.zeros(5 * L.NR + 16, np.int64)
         w[W_BAN] = ban
@@ -157,21 +157,21 @@ KIND_BITS = {"natural": L.CK_NATURAL, "mixed": L.CK_MIXED, "wild": L.CK_WILD, "s
 def capped_new_melds(v, r, nat, budget):
     """Every way to lay `nat` naturals of rank class r (and some wilds, at most `budget`) as new melds,
     each closed at the cap before the next starts: yields (wilds used, kinds of the closed melds)."""
-    cap = v.meld_cap
-    wmax = 0 if (r == L.RK_7 and v.sevens_natural_only) else v.max_wilds
+    cap = v.melds.meld_cap
+    wmax = 0 if (r == L.RK_7 and v.melds.sevens_natural_only) else v.melds.max_wilds
     if nat == 0:
         yield 0, ()
         return
     for size in range(3, cap + 1):
         for wi in range(0, min(wmax, size, budget) + 1):
             ni = size - wi
-            if ni > nat or ni < v.min_naturals:
+            if ni > nat or ni < v.melds.min_naturals:
                 continue
             if size < cap:
                 if ni == nat:
                     yield wi, ()  # a meld short of the cap is the last one
                 continue
-            kind = "sevens" if r == L.RK_7 and v.sevens_natural_only else ("natural" if wi == 0 else "mixed")
+            kind = "sevens" if r == L.RK_7 and v.melds.sevens_natural_only else ("natural" if wi == 0 else "mixed")
             for used, kinds in capped_new_melds(v, r, nat - ni, budget - wi):
                 yield wi + used, kinds + (kind,)
 
@@ -179,9 +179,9 @@ def capped_new_melds(v, r, nat, budget):
 def capped_rank_outcomes(v, r, h, mex, mn, mw, budget):
     """(wilds used, kinds closed) for every legal way to lay all h naturals of rank r: the open meld
     (mn naturals, mw wilds) first, closed before any new one (R-92)."""
-    cap = v.meld_cap
-    sevens = r == L.RK_7 and v.sevens_natural_only
-    wmax = 0 if sevens else v.max_wilds
+    cap = v.melds.meld_cap
+    sevens = r == L.RK_7 and v.melds.sevens_natural_only
+    wmax = 0 if sevens else v.melds.max_wilds
     if not mex:
         yield from capped_new_melds(v, r, h, budget)
         return
@@ -202,11 +202,11 @@ def capped_rank_outcomes(v, r, h, mex, mn, mw, budget):
 def capped_wild_outcomes(v, left, mex, size):
     """Whether `left` wilds fit the wild melds (the open one, `size` cards, closed first; then new ones
     of 3 to cap), and whether a wild canasta closes: yields the kinds closed."""
-    cap = v.meld_cap
+    cap = v.melds.meld_cap
     if left == 0:
         yield ()
         return
-    if not v.wild_melds:
+    if not v.melds.wild_melds:
         return
     closed = ()
     if mex:
@@ -233,16 +233,16 @@ def capped_wild_outcomes(v, left, mex, size):
 def capped_brute_force(v, th, mex, mn, mw, have, forbid, ncan, need, value_needed) -> bool:
     if forbid < 0:
         return False
-    req = sum(1 << KIND_BITS[k] for k in v.going_out_kinds)
-    discards = [r for r in range(L.NR) if th[r] > 0 and not (r == L.RK_7 and v.sevens_discard_ban)]
-    for d in ([] if v.going_out_discard else [None]) + discards:
+    req = sum(1 << KIND_BITS[k] for k in v.going_out.going_out_kinds)
+    discards = [r for r in range(L.NR) if th[r] > 0 and not (r == L.RK_7 and v.melds.sevens_discard_ban)]
+    for d in ([] if v.going_out.going_out_discard else [None]) + discards:
         rem = list(th)
         if d is not None:
             rem[d] -= 1
         b3 = rem[L.RK_3]
-        if b3 and not (v.black3_meld_max and v.black3_meld_min <= b3 <= v.black3_meld_max):
+        if b3 and not (v.melds.black3_meld_max and v.melds.black3_meld_min <= b3 <= v.melds.black3_meld_max):
             continue
-        if sum(rem[r] * v.card_values[r] for r in range(L.NR)) < value_needed:
+        if sum(rem[r] * v.cards.card_values[r] for r in range(L.NR)) < value_needed:
             continue
         wilds = rem[L.RK_2] + rem[L.RK_JK]
         ranks = [r for r in NATURAL_RANKS if rem[r] or mex[r]]
@@ -310,7 +310,7 @@ def test_r92_capped_go_out_search_agrees_with_brute_force_on_random_positions(va
         for k in KIND_BITS.values():
             if rng.random() < 0.85:
                 have |= 1 << k
-        forbid = rng.choice([0, 0, -1, sum(1 << KIND_BITS[k] for k in v.foot_canastas)])
+        forbid = rng.choice([0, 0, -1, sum(1 << KIND_BITS[k] for k in v.melds.foot_canastas)])
         ncan = rng.randint(0, 2) if have else 0
         value_needed = rng.choice([0, 0, 0, 50, 90])
         w = np.zeros(5 * L.NR + 16, np.int64)
@@ -321,8 +321,8 @@ def test_r92_capped_go_out_search_agrees_with_brute_force_on_random_positions(va
         w[W_MEX:W_MEX + L.NR] = mex
         w[W_MN:W_MN + L.NR] = mn
         w[W_MW:W_MW + L.NR] = mw
-        got = bool(can_go_out_w_nb(R, w, ncan, v.going_out_canastas, value_needed))
-        want = capped_brute_force(v, th, mex, mn, mw, have, forbid, ncan, v.going_out_canastas, value_needed)
+        got = bool(can_go_out_w_nb(R, w, ncan, v.going_out.going_out_canastas, value_needed))
+        want = capped_brute_force(v, th, mex, mn, mw, have, forbid, ncan, v.going_out.going_out_canastas, value_needed)
         assert got == want, (th, mex, mn, mw, have, forbid, ncan, value_needed)
         assert list(w[W_TH:W_TH + L.NR]) == th
         found += want

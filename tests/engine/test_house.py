@@ -587,7 +587,7 @@ def bonus_hands(variant, games: int, seed: int) -> tuple[int, int]:
 @pytest.mark.parametrize("variant,games", [("house-001-2p", 800), ("house-001-4p", 800), ("house-003-4p", 1600)])
 def test_r04_exact_deal_bonus_frequency_is_exact_deal_prob(variant, games):
     for v, p in ((get_variant(variant), 0.10), (with_rules(get_variant(variant), ["exact_deal_prob=0.3"]), 0.3)):
-        assert v.exact_deal_prob == p and v.exact_deal_bonus == 100
+        assert v.deal.exact_deal_prob == p and v.score.exact_deal_bonus == 100
         n, hits = bonus_hands(v, games, seed=12)
         assert n >= 2500
         # independent draws: 5 standard errors

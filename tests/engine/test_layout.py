@@ -232,7 +232,7 @@ def test_a_big_pack_preset_leaves_a_classic_state_its_own_size():
     from sim.engine.state import new_state
     from sim.rules import pack
 
-    big = {name for name, v in PRESETS.items() if v.foot_size > 0}
+    big = {name for name, v in PRESETS.items() if v.table.foot_size > 0}
     assert {"pennies-6p", "railroad-6p"} <= big
     for name, cards, rows in (("classic-4p", 108, 16), ("classic-6p", 162, 16)):
         S = new_state(pack(get_variant(name)))

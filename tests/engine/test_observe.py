@@ -104,7 +104,7 @@ def test_s6_observation_holds_what_the_seat_sees(variant):
         # canastas by kind, counted from the rows a seat sees
         rows = S.melds[s, :nm]
         size = rows[:, L.F_NAT] + rows[:, L.F_TWO] + rows[:, L.F_JOK]
-        canasta = (size >= v.canasta_size) & (rows[:, L.F_KIND] != L.MK_BLACK3)
+        canasta = (size >= v.melds.canasta_size) & (rows[:, L.F_KIND] != L.MK_BLACK3)
         wild = rows[:, L.F_TWO] + rows[:, L.F_JOK] > 0
         cank = o[L.OB_CANK + s * L.NCK:L.OB_CANK + (s + 1) * L.NCK]
         assert (cank[L.CK_NATURAL], cank[L.CK_MIXED]) == ((canasta & ~wild).sum(), (canasta & wild).sum())

@@ -42,25 +42,25 @@ def brute_max_meld_value(v, h, trank, twilds) -> int:
     (three cards, `twilds` of them wild) takes any naturals and wilds up to the limit; the wilds left
     may make a wild meld where the rules have them (Boat, R-35). Tries every number of naturals, jokers
     and twos for every rank."""
-    values = v.card_values
+    values = v.cards.card_values
     ranks = [r for r in NATURAL_RANKS if h[r] or r == trank]
 
     def best(i: int, jokers: int, twos: int) -> int:
         if i == len(ranks):
             # R-35: where wild melds are allowed, three or more wilds left may make one
-            if v.wild_melds and jokers + twos >= 3:
+            if v.melds.wild_melds and jokers + twos >= 3:
                 return jokers * values[L.RK_JK] + twos * values[L.RK_2]
             return 0
         r = ranks[i]
         top = best(i + 1, jokers, twos) if r != trank else -1
         for k in range(h[r] + 1):
-            room = v.max_wilds - (twilds if r == trank else 0)
-            if v.wilds_below_naturals:
+            room = v.melds.max_wilds - (twilds if r == trank else 0)
+            if v.melds.wilds_below_naturals:
                 naturals = k + (3 - twilds if r == trank else 0)
                 room = min(room, naturals - 1 - (twilds if r == trank else 0))
             for j in range(min(jokers, room) + 1):
                 for t in range(min(twos, room - j) + 1):
-                    if r != trank and (k < v.min_naturals or k + j + t < 3):
+                    if r != trank and (k < v.melds.min_naturals or k + j + t < 3):
                         continue
                     gain = k * values[r] + j * values[L.RK_JK] + t * values[L.RK_2]
                     top = max(top, gain + best(i + 1, jokers - j, twos - t))
@@ -71,8 +71,8 @@ def brute_max_meld_value(v, h, trank, twilds) -> int:
 
 def _room(v, naturals: int, wilds: int) -> int:
     """More wilds a rank meld may take (R-14, R-65), for the started meld handed to the search."""
-    room = v.max_wilds - wilds
-    return min(room, naturals - 1 - wilds) if v.wilds_below_naturals else room
+    room = v.melds.max_wilds - wilds
+    return min(room, naturals - 1 - wilds) if v.melds.wilds_below_naturals else room
 
 
 @pytest.mark.parametrize("variant", ["classic-4p", "classic-2p", "house-001-4p", "boat-4p"])

@@ -115,7 +115,7 @@ def foot(t: Table, seat: int, cards: str) -> Table:
     """Seat's foot (Pennies) or kitty (Railroad), 11 cards face down where the engine keeps it (the far
     end of the stock's array, table.packet_lo_nb)."""
     ks = parse_cards(cards)
-    assert len(ks) == t.v.foot_size == 11
+    assert len(ks) == t.v.table.foot_size == 11
     lo = int(packet_lo_nb(t.R, t.S, seat))
     for i, k in enumerate(ks):
         t.S.stock[lo + i] = k
@@ -226,9 +226,9 @@ def add(t: Table, side: int, rank: int, wild_rank: int = -1) -> tuple[int, int, 
 
 def test_p1_deal_216_cards_13_in_hand_11_in_the_foot_stock_72_and_71_after_the_upcard():
     v = get_variant(PENNIES)
-    assert (v.decks, v.jokers_per_deck, v.pack_size) == (4, 2, 216)
-    assert (v.players, v.hand_size, v.foot_size, v.draw_count) == (6, 13, 11, 2)
-    assert v.pack_size - v.players * (v.hand_size + v.foot_size) == 72
+    assert (v.deal.decks, v.deal.jokers_per_deck, v.pack_size) == (4, 2, 216)
+    assert (v.players, v.deal.hand_size, v.table.foot_size, v.draw.draw_count) == (6, 13, 11, 2)
+    assert v.pack_size - v.players * (v.deal.hand_size + v.table.foot_size) == 72
     assert v.stock_after_deal() == 71
     R = pack(v)
     red3_in_feet = 0
@@ -410,10 +410,10 @@ def test_rr4_stock_for_three_players_is_251():
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 8])
 def test_r110_r111_railroad_deal_108_cards_a_player_13_in_hand_11_in_the_kitty_stock_84n_minus_1(players):
     v = get_variant("railroad", players=players)
-    assert v.pack_size == 108 * players and v.decks == 2 * players and v.jokers_per_deck == 2
+    assert v.pack_size == 108 * players and v.deal.decks == 2 * players and v.deal.jokers_per_deck == 2
     assert v.sides == tuple((p,) for p in range(players))  # each for himself (R-110)
-    assert v.exact_deal_bonus == 0  # a random deal, no exact-cut bonus (R-113)
-    assert (v.hand_size, v.foot_size, v.draw_count) == (13, 11, 2)
+    assert v.score.exact_deal_bonus == 0  # a random deal, no exact-cut bonus (R-113)
+    assert (v.deal.hand_size, v.table.foot_size, v.draw.draw_count) == (13, 11, 2)
     assert v.stock_after_deal() == 84 * players - 1
     R = pack(v)
     for seed in range(3):
@@ -1181,7 +1181,7 @@ def test_r115_railroad_red_threes_never_count_against_and_have_no_all_bonus():
 @pytest.mark.parametrize("variant", [PENNIES, "railroad-2p", "railroad-3p"])
 def test_r119_game_target_20000_a_tie_plays_another_hand(variant):
     v = get_variant(variant)
-    assert v.target_score == 20000 and not v.target_strict
+    assert v.game.target_score == 20000 and not v.game.target_strict
     t = table(variant)
     n = v.n_sides
     for scores, winner in (([19995, 19000], -1), ([20000, 19000], 0), ([20500, 21000], 1),

@@ -10,19 +10,19 @@ from sim.rules import RulesError, pack, requirement
 def test_section2_rows_for_the_classic_presets():
     c4, c2, c3, c6 = (get_variant(n) for n in ("classic-4p", "classic-2p", "classic-3p", "classic-6p"))
     assert (c4.pack_size, c2.pack_size, c3.pack_size, c6.pack_size) == (108, 108, 108, 162)  # row 2
-    assert (c4.hand_size, c2.hand_size, c3.hand_size, c6.hand_size) == (11, 15, 13, 11)  # row 5
-    assert (c4.draw_count, c2.draw_count, c3.draw_count, c6.draw_count) == (1, 2, 1, 1)  # row 9
-    assert (c4.going_out_canastas, c2.going_out_canastas, c3.going_out_canastas, c6.going_out_canastas) == (1, 2, 1, 1)
+    assert (c4.deal.hand_size, c2.deal.hand_size, c3.deal.hand_size, c6.deal.hand_size) == (11, 15, 13, 11)  # row 5
+    assert (c4.draw.draw_count, c2.draw.draw_count, c3.draw.draw_count, c6.draw.draw_count) == (1, 2, 1, 1)  # row 9
+    assert tuple(c.going_out.going_out_canastas for c in (c4, c2, c3, c6)) == (1, 2, 1, 1)
     assert c4.sides == ((0, 2), (1, 3)) and c6.sides == ((0, 2, 4), (1, 3, 5))  # row 3, R-19
-    assert (c4.ask_partner, c2.ask_partner, c3.ask_partner, c6.ask_partner) == (
+    assert (c4.ask.ask_partner, c2.ask.ask_partner, c3.ask.ask_partner, c6.ask.ask_partner) == (
         "partner", "none", "none", "choose_one_partner")  # row 32
-    assert c4.pile_methods_frozen == ("M1",) and c4.pile_methods_premeld == ("M1",)  # rows 13-14
-    assert c4.untakeable_top == ("wild", "black3")  # row 15
-    assert (c4.black3_meld_max, c6.black3_meld_max) == (4, 6)  # row 18
-    assert c6.red3_points[4:] == (400, 1000, 1200) and c4.red3_points[4] == 800  # row 20
-    assert c4.card_values == (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)  # row 22
-    assert (c4.concealed_total, c4.going_out_bonus) == (200, 100)  # rows 33-34
-    assert c4.one_card_pile_rule and c4.target_score == 5000  # rows 40, 38
+    assert c4.pile.pile_methods_frozen == ("M1",) and c4.pile.pile_methods_premeld == ("M1",)  # rows 13-14
+    assert c4.pile.untakeable_top == ("wild", "black3")  # row 15
+    assert (c4.melds.black3_meld_max, c6.melds.black3_meld_max) == (4, 6)  # row 18
+    assert c6.score.red3_points[4:] == (400, 1000, 1200) and c4.score.red3_points[4] == 800  # row 20
+    assert c4.cards.card_values == (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)  # row 22
+    assert (c4.score.concealed_total, c4.score.going_out_bonus) == (200, 100)  # rows 33-34
+    assert c4.pile.one_card_pile_rule and c4.game.target_score == 5000  # rows 40, 38
 
 
 def test_r10_requirement_table_in_python_and_kernel_agree():
@@ -53,3 +53,39 @@ def test_packed_rules_carry_every_value_the_kernels_read():
 def test_invalid_variant_descriptions_are_refused_by_name(change, message):
     with pytest.raises(RulesError, match=message):
         PRESETS["classic-4p"].replace(**change)
+
+
+def test_each_group_of_rules_is_the_one_its_engine_module_reads():
+    """Variant groups its rules by the engine module that reads them (issue 25): for every rule that pack()
+    turns into a field of the rules array, the module its group names reads that field."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from sim.rules import GROUP_OF, GROUPS
+
+    root = Path(__file__).resolve().parents[2]
+    pack_src = (root / "sim" / "rules" / "pack.py").read_text()
+    pack_fn = next(n for n in ast.parse(pack_src).body if isinstance(n, ast.FunctionDef) and n.name == "pack")
+    fields_of: dict[str, set[str]] = {}
+    for node in ast.walk(pack_fn):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.For):
+            text = ast.get_source_segment(pack_src, node)
+            for name in re.findall(r"\bv\.\w+\.(\w+)", text):
+                fields_of.setdefault(name, set()).update(re.findall(r"L\.(R_[A-Z0-9_]+)", text))
+    readers: dict[str, set[str]] = {}
+    for path in (root / "sim" / "engine").glob("*.py"):
+        for field in set(re.findall(r"\b(R_[A-Z0-9_]+)\b", path.read_text())):
+            readers.setdefault(field, set()).add(path.stem)
+    checked = 0
+    for name, group in GROUP_OF.items():
+        module = re.search(r"sim/engine/(\w+)\.py", GROUPS[group].__doc__).group(1)
+        fields = fields_of.get(name, set())
+        if fields:
+            assert any(module in readers.get(f, ()) for f in fields), (name, group, module, fields)
+            checked += 1
+    assert checked >= 60  # nearly every rule reaches the kernels through one field
+    v = get_variant("pennies-6p")
+    assert v.replace(hand_size=12).deal.hand_size == 12 and v.rule("going_out_kinds") == v.going_out.going_out_kinds
+    assert type(v).of(**{k: v.rule(k) for k in GROUP_OF} | {k: v.rule(k) for k in ("name", "description",
+                                                                                 "seed_doc", "players", "sides")}) == v

@@ -6,7 +6,6 @@ packs wrongly cannot look right in the listing.
 
 from __future__ import annotations
 
-import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -20,11 +19,11 @@ from sim.rules import (
     PRESETS,
     RULE_DOCS,
     RulesError,
-    Variant,
     engine_view,
     get_variant,
     house_rules,
     presets_markdown,
+    rule_fields,
     with_rules,
 )
 
@@ -62,31 +61,31 @@ BURACO = {"draw_count=2,going_out_canastas=2": ("one card drawn", ["going_out_ca
 @pytest.mark.parametrize("rules", HOUSE, ids=lambda r: ",".join(r))
 def test_engine_view_decodes_every_rule_the_variant_states(name, rules):
     key = ",".join(rules)
-    if PRESETS[name].meld_cap > 0 and key in CAPPED:
+    if PRESETS[name].melds.meld_cap > 0 and key in CAPPED:
         with pytest.raises(RulesError, match="meld_cap: going_out_canastas 0 or 1"):
             with_rules(PRESETS[name], rules)
         rules = CAPPED[key]
-    if PRESETS[name].sequences and key in BURACO:
+    if PRESETS[name].game.sequences and key in BURACO:
         message, instead = BURACO[key]
         with pytest.raises(RulesError, match=message):
             with_rules(PRESETS[name], rules)
         rules = instead
     v = with_rules(PRESETS[name], rules)
     view = engine_view(v)
-    for f in dataclasses.fields(Variant):
+    for f in rule_fields():
         if f.name in IDENTITY_FIELDS:
             continue
-        assert normalised(f.name, view[f.name]) == normalised(f.name, getattr(v, f.name)), f.name
+        assert normalised(f.name, view[f.name]) == normalised(f.name, v.rule(f.name)), f.name
 
 
 def test_every_rule_has_a_meaning():
-    assert set(RULE_DOCS) == {f.name for f in dataclasses.fields(Variant)}
+    assert set(RULE_DOCS) == {f.name for f in rule_fields()}
 
 
 def test_rules_command_prints_every_rule_of_the_preset(capsys):
     assert main(["rules", "classic-6p"]) == 0
     out = capsys.readouterr().out
-    for f in dataclasses.fields(Variant):
+    for f in rule_fields():
         assert f"  {f.name} " in out, f.name
     assert "red3_points" in out and "0,100,200,300,400,1000,1200" in out  # R-19
     assert "choose_one_partner" in out
@@ -131,16 +130,16 @@ def test_a_variant_is_hashable_and_its_codes_are_enums_that_read_as_their_string
 
     v = get_variant("boat-4p")
     assert len({v, get_variant("boat-4p"), get_variant("classic-4p")}) == 2
-    assert v.ask_partner is AskMode.PARTNER and v.ask_partner == "partner"
-    assert v.end_of_stock is EndOfStock.RESHUFFLE and v.pile_methods_premeld == (PileMethod.M1, PileMethod.M2)
+    assert v.ask.ask_partner is AskMode.PARTNER and v.ask.ask_partner == "partner"
+    assert v.stock_end.end_of_stock is EndOfStock.RESHUFFLE
+    assert v.pile.pile_methods_premeld == (PileMethod.M1, PileMethod.M2)
     assert v.to_dict()["pile_methods_premeld"] == ["M1", "M2"] and v.to_dict()["options"] == {}
-    assert with_rules(v, ["ask_partner=none"]).ask_partner is AskMode.NONE
+    assert with_rules(v, ["ask_partner=none"]).ask.ask_partner is AskMode.NONE
 
 
 def test_every_rule_field_carries_its_meaning():
-    import dataclasses
 
-    assert all(f.metadata.get("doc") for f in dataclasses.fields(Variant))
+    assert all(f.metadata.get("doc") for f in rule_fields())
 
 
 def test_house_rules_are_played_and_recorded():

@@ -176,8 +176,8 @@ def test_every_knob_acts_where_it_is_declared_and_nowhere_else(knob):
     k = BASELINE.knob(knob)
     acting = [n for n, v in PRESETS.items() if k.acts_at(v)]
     assert acting, knob
-    firsts = {next(n for n in acting if PRESETS[n].sequences == seq) for seq in (False, True)
-              if any(PRESETS[n].sequences == seq for n in acting)}
+    firsts = {next(n for n in acting if PRESETS[n].game.sequences == seq) for seq in (False, True)
+              if any(PRESETS[n].game.sequences == seq for n in acting)}
     for name in firsts:
         assert not same_games(name, knob), (knob, name)
     for name in PRESETS:

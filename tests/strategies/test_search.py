@@ -9,7 +9,6 @@ import os
 import pickle
 import subprocess
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -85,14 +84,14 @@ def test_search_plays_a_short_game_as_plain_python():
     """A whole game (one hand capped at a few turns) with every kernel a Python function."""
     script = ("from dataclasses import replace\n"
               "from sim import get_variant, play\n"
-              "v = replace(get_variant('classic-2p'), max_turns_per_hand=6, max_hands_per_game=1)\n"
+              "v = get_variant('classic-2p').replace(max_turns_per_hand=6, max_hands_per_game=1)\n"
               "g = play(v, ['search:samples=1', 'baseline'], games=1, seed=2, check=True).games\n"
               "print(int(g.n_hands[0]), int(g.decisions[0]))\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     hands, decided = (int(x) for x in out.stdout.split())
     assert hands == 1 and decided > 0
-    v = replace(get_variant("classic-2p"), max_turns_per_hand=6, max_hands_per_game=1)
+    v = get_variant("classic-2p").replace(max_turns_per_hand=6, max_hands_per_game=1)
     g = play(v, ["search:samples=1", "baseline"], games=1, seed=2).games
     assert int(g.decisions[0]) == decided  # and the same game as compiled
 

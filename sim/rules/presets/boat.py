@@ -11,7 +11,7 @@ PRESETS: list[Variant] = []
 BOAT_VALUES = (20, 20, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
 BOAT_MELD_TABLE = ((MINUS_INF, 15), (0, 50), (2505, 90), (5005, 120), (7505, 150))  # B-1, R-149
 for _n in (2, 3, 4):
-    PRESETS.append(Variant(
+    PRESETS.append(Variant.of(
         name=f"boat-{_n}p", seed_doc="000",
         description=(f"Boat Canasta (seed 000) for {_n}" + (" in two partnerships" if _n == 4 else ", each for himself")
                      + ": 14 cards, no upcard, three opening rounds, wild canastas, natural canastas 600, "

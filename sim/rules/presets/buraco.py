@@ -10,7 +10,7 @@ PRESETS: list[Variant] = []
 # aces 15, clean canastas 200 and dirty 100, E-BURACO, one deal
 BURACO_VALUES = (15, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 50)
 for _n in (2, 4):
-    PRESETS.append(Variant(
+    PRESETS.append(Variant.of(
         name=f"buraco-{_n}p", seed_doc="004",
         description=(f"Buraco for {_n}" + (" in two partnerships" if _n == 4 else ", each for himself")
                      + ": sets and same-suit sequences with one wild each, two 11-card mortos reached by knocking, "

@@ -11,7 +11,7 @@ HOUSE_001_VALUES = (20, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 50)
 HOUSE_001_SIDES = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}
 HOUSE_001_HANDS = {2: 15, 3: 13, 4: 11}
 for _n in (2, 3, 4):
-    PRESETS.append(Variant(
+    PRESETS.append(Variant.of(
         name=f"house-001-{_n}p", seed_doc="001",
         description=(f"House Canasta (seed 001) for {_n}"
                      + (" in two partnerships" if _n == 4 else ", each for himself")
@@ -24,7 +24,7 @@ for _n in (2, 3, 4):
         ask_partner="partner" if _n == 4 else "none",
         exact_deal_bonus=100, exact_deal_prob=0.10, dealer_rotation="right",
     ))
-PRESETS.append(Variant(
+PRESETS.append(Variant.of(
     name="house-003-4p", seed_doc="003",
     description="House Canasta (seed 003) for four in two partnerships: 13 cards, draw two or take the pile, "
                 "two canastas to go out, exact-deal bonus, game over 5000",

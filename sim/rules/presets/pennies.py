@@ -16,7 +16,7 @@ CAPPED = dict(
     concealed_total=0, concealed_waives_minimum=False, end_of_stock="E-VOLUNTARY",
     initial_meld_table=PFH_MELD_TABLE, target_score=20000, red3_negative_if_no_meld=False,
 )
-PRESETS.append(Variant(
+PRESETS.append(Variant.of(
     name="pennies-6p", seed_doc="002",
     description="Pennies from Heaven: six in two teams of three, four packs, an 11-card foot each, melds closed "
                 "at seven, sevens and wild canastas, one canasta of each of four kinds to go out, the game to 20,000",

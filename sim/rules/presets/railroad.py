@@ -10,7 +10,7 @@ from sim.rules.variant import Variant
 def railroad(players: int) -> Variant:
     """Railroad Canasta for `players` (2 to 8), each for himself, two decks and four jokers a player
     (R-110, R-111): the presets and `railroad --players N` are this."""
-    return Variant(
+    return Variant.of(
         name=f"railroad-{players}p", seed_doc="002",
         description=(f"Railroad Canasta for {players}, each for himself: two decks a player, an 11-card kitty, "
                      "melds closed at seven, red, black, wild and seven canastas, a final discard to go out, "
