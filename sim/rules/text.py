@@ -7,7 +7,7 @@ from typing import Any
 
 from sim.rules.pack import engine_view
 from sim.rules.presets import PRESETS, base_variant
-from sim.rules.variant import FIELD_ORDER, MINUS_INF, RulesError, Variant, rule_fields
+from sim.rules.variant import FIELD_ORDER, MINUS_INF, UNIMPLEMENTED_OPTIONS, RulesError, Variant, rule_fields
 
 # What each rule means, for `canasta-lab rules` and docs/presets.md (R-nn: the project's readings,
 # docs/rules.md): written beside each field of Variant.
@@ -66,6 +66,9 @@ def parse_rule(v: Variant, item: str) -> tuple[str, Any]:
     settable = [n for n in fields if n not in IDENTITY_FIELDS + FIXED_FIELDS]
     if not eq or not text.strip():
         raise RulesError(f"--rule {item!r}: write KEY=VALUE, e.g. --rule target_score=3000")
+    if key in UNIMPLEMENTED_OPTIONS:
+        raise RulesError(f"--rule {key}: an optional rule set that is not implemented "
+                         f"({', '.join(UNIMPLEMENTED_OPTIONS)} are not); set the rule fields themselves")
     if key not in fields:
         raise RulesError(f"--rule {key}: no such rule; accepted: {', '.join(settable)}")
     if key not in settable:

@@ -123,6 +123,8 @@ def test_options_that_are_not_implemented_are_refused_by_name():
         get_variant("classic-3p").replace(c3_cutthroat=True)
     with pytest.raises(RulesError, match="hand_sise: no such rule; accepted: .*hand_size"):
         get_variant("classic-3p").replace(hand_sise=12)
+    with pytest.raises(RulesError, match="--rule c6_hoyle_three_pack: an optional rule set that is not implemented"):
+        with_rules(get_variant("classic-6p"), ["c6_hoyle_three_pack=true"])
 
 
 def test_a_variant_is_hashable_and_its_codes_are_enums_that_read_as_their_strings():
