@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import StrategySpec, register
 from . import heuristic as H
+from . import reference as REF
 from .random_ import random_decide_nb
 
 RANDOM = register(StrategySpec(
@@ -17,6 +18,12 @@ BASELINE = register(StrategySpec(
     "club heuristic: takes piles of 3 or more, opens with the fewest cards of highest value, builds and "
     "completes canastas with wilds only to finish one, safe discards, asks the partner, goes out at once",
     H.FAMILY_KNOBS))  # the knobs as the kernels declare them (strategies/heuristic.py, strategies/buraco.py)
+
+REFERENCE = register(StrategySpec(
+    "reference", REF.reference_decide_nb,
+    "the fixed yardstick: baseline as it played at the end of issue 25, its kernel frozen (strategies/reference.py), "
+    "so that every later player is measured against the same opponent",
+    REF.FAMILY_KNOBS))
 
 AGGRESSIVE = register(BASELINE.with_defaults(
     "aggressive",
