@@ -10,9 +10,10 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from numba import njit
 from numba.core import config
 from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from .contract import strategy_jit
 
 # strategies reach the engine as first-class functions, a feature numba marks experimental; this use
 # (one fixed signature, no closures) is the documented one and the tests exercise it
@@ -20,16 +21,16 @@ warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 
 def engine_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
-    """numba's njit as every engine kernel uses it: cached on disk, and compiled without numba's
-    reference counting (`_nrt=False`).
+    """numba's njit as every engine kernel uses it: the contract's `strategy_jit`, cached on disk and
+    compiled without numba's reference counting (`_nrt=False`).
 
     The kernels allocate nothing: every array comes from `new_state()` and is owned by the Python
     caller for the whole call. Counting references to those arrays was pure cost: the atomic
     increments and decrements on every call and every view took about 70% of all cycles
     (docs/performance.md). Without the runtime, an allocation inside a kernel fails to compile, so
-    this cannot silently leak. Strategies keep numba's defaults; they may allocate."""
-    options = {"cache": True, "_nrt": False, "inline": inline}
-    return njit(**options) if fn is None else njit(**options)(fn)
+    this cannot silently leak. The built-in strategies that allocate nothing use the same options
+    (`contract.strategy_jit`); `search`, which allocates, keeps numba's defaults."""
+    return strategy_jit(fn, inline=inline)
 
 
 def compile_strategy(f: Any) -> None:

@@ -403,10 +403,8 @@ class Variant:
     @classmethod
     def of(cls, **rules: Any) -> Variant:
         """A variant from the rules' flat names (`hand_size=13`), as the presets and records write them."""
-        _refuse_unknown(rules)
-        top = {k: v for k, v in rules.items() if k not in GROUP_OF}
-        groups = {g: GROUPS[g](**{k: v for k, v in rules.items() if GROUP_OF.get(k) == g}) for g in GROUPS}
-        return cls(**top, **groups)
+        top, by_group = _by_group(rules)
+        return cls(**top, **{g: GROUPS[g](**by_group.get(g, {})) for g in GROUPS})
 
     def rule(self, name: str) -> Any:
         """One rule by its flat name (`v.rule("hand_size")` is `v.deal.hand_size`)."""
@@ -436,11 +434,9 @@ class Variant:
         """A modified copy by the rules' flat names, validated (for sensitivity studies and tests). An
         optional rule set of the rules texts that is not implemented is refused by its name, as any key that
         is not a rule."""
-        _refuse_unknown(changes)
-        top = {k: v for k, v in changes.items() if k not in GROUP_OF}
-        groups = {g: dataclasses.replace(getattr(self, g), **{k: x for k, x in changes.items() if GROUP_OF.get(k) == g})
-                  for g in {GROUP_OF[k] for k in changes if k in GROUP_OF}}
-        v = dataclasses.replace(self, **top, **groups)
+        top, by_group = _by_group(changes)
+        v = dataclasses.replace(self, **top, **{g: dataclasses.replace(getattr(self, g), **rules)
+                                                for g, rules in by_group.items()})
         validate(v)
         return v
 
@@ -454,6 +450,18 @@ class Variant:
             d["target_score"] = None  # R-141: one deal is the game
         d["options"] = {}  # the transcript's and the run record's key, kept (fields are added, never removed)
         return json.loads(json.dumps(d))  # tuples as lists, the codes as their strings
+
+
+def _by_group(rules: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Rules by their flat names split into Variant's own fields and, per group, the group's fields
+    (an unknown name refused first)."""
+    _refuse_unknown(rules)
+    top: dict[str, Any] = {}
+    by_group: dict[str, dict[str, Any]] = {}
+    for name, value in rules.items():
+        group = GROUP_OF.get(name)
+        (top if group is None else by_group.setdefault(group, {}))[name] = value
+    return top, by_group
 
 
 def _refuse_unknown(rules: dict[str, Any]) -> None:

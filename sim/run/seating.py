@@ -4,6 +4,7 @@ and the side labels a person reads."""
 from __future__ import annotations
 
 from sim.rules import Variant
+from sim.run.frames import side_labels
 from sim.run.runner import Job
 from strategies import StrategyChoice
 
@@ -22,13 +23,8 @@ def refuse_mixed_sides(job: Job) -> None:
 
 
 def side_labels0(job: Job) -> list[str]:
-    seats = job.seat_labels(0)
-    out: list[str] = []
-    for side in job.variant.sides:
-        label = "+".join(seats[p] for p in side)
-        if label not in out:
-            out.append(label)
-    return out
+    """The distinct side labels of the base seating (game 0), in side order."""
+    return list(dict.fromkeys(side_labels(job, 0)))
 
 
 def one_against_rest(v: Variant, a: str, b: str) -> list[str]:

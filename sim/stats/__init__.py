@@ -23,7 +23,6 @@ from .pairs import (  # noqa: F401
     HALF,
     DealStats,
     PairValues,
-    concat_pair_values,
     elo_from_score,
     head_to_head,
     pair_values,

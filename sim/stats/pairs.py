@@ -3,7 +3,6 @@ B, summed block by block (DealStats), and their intervals, Elo and p value."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +28,6 @@ HALF = 0.5  # the head-to-head score of a tie, and the score of two equal strate
 
 
 ELO_SCALE = 400.0  # logistic Elo: a 400-point gap means 10-to-1 odds
-
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,14 +143,6 @@ def pair_values(games: pd.DataFrame, a: str, b: str) -> PairValues:
         deal_margin=deal_m / (common * rotations),
         game_ids=game[idx], game_x=x2[idx] / (2 * d), game_margin=m_num[idx] / d,
     )
-
-
-def concat_pair_values(parts: Sequence[PairValues]) -> PairValues:
-    """The pair values of consecutive blocks of whole deals, as one."""
-    first = parts[0]
-    cat = {f: np.concatenate([getattr(p, f) for p in parts])
-           for f in ("deal_ids", "deal_x", "deal_margin", "game_ids", "game_x", "game_margin")}
-    return PairValues(a=first.a, b=first.b, rotations=first.rotations, **cat)
 
 
 def elo_from_score(p: float | np.ndarray) -> float | np.ndarray:
