@@ -12,24 +12,19 @@ from .gorules import (
     black3_laid_nb,
     canastas_to_go_out_nb,
     cards_kept_nb,
-    completes_last_sevens_nb,  # noqa: F401  (re-exported, as every rule check goout held)
     conc_partner_unmelded_nb,
     foot_forbid_nb,
     go_out_discard_nb,
     has_kinds_to_go_out_nb,
-    keeps_last_card_nb,  # noqa: F401
     kinds_to_go_out_nb,
-    may_empty_hand_nb,  # noqa: F401
     sevens_left_nb,
     sevens_stuck_nb,
     side_kinds_nb,
 )
 from .gosearch import (
     W_BAN,
-    W_DEF,  # noqa: F401  (re-exported: the heuristic plans its going out on the search's work area)
     W_FORBID,
     W_HAVE,
-    W_LEN,  # noqa: F401
     W_MEX,
     W_MN,
     W_MW,
