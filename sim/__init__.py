@@ -36,6 +36,7 @@ API: dict[str, tuple[str, str | None]] = {
     "sweep": ("sim.analysis.sweep", "sweep"),
     "profile": ("sim.analysis.profile", "profile"),
     "trace_decisions": ("sim.analysis.trace", "trace_decisions"),
+    "overrides": ("sim.analysis.overrides", "overrides"),
     "tune": ("sim.analysis.tune", "tune"),
     # statistics on a games table
     "win_rates": ("sim.stats", "win_rates"),
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # what static tools see: the same names, imported eagerly
     from sim.analysis.compare import compare, tournament  # noqa: F401
     from sim.analysis.profile import profile  # noqa: F401
     from sim.analysis.sweep import sweep  # noqa: F401
+    from sim.analysis.overrides import overrides  # noqa: F401
     from sim.analysis.trace import trace_decisions  # noqa: F401
     from sim.analysis.tune import tune  # noqa: F401
     from sim.records import tidy  # noqa: F401

@@ -103,6 +103,16 @@ def _games_for(items: list[str]) -> dict[str, int]:
     return out
 
 
+def _measure_presets(text: str) -> list[str]:
+    """--measure's presets: one, several separated by commas, or `all`."""
+    names = list(PRESETS) if text.strip() == "all" else [t.strip() for t in text.split(",") if t.strip()]
+    unknown = [n for n in names if n not in PRESETS]
+    if unknown or not names:
+        raise CliError(f"--measure {text!r}: {unknown[0] if unknown else 'no preset'} is not a preset; give presets "
+                       f"separated by commas, or all: {', '.join(PRESETS)}")
+    return names
+
+
 def cmd_strategies(args: argparse.Namespace) -> None:
     from sim.analysis import strength
 
@@ -114,28 +124,38 @@ def cmd_strategies(args: argparse.Namespace) -> None:
     if args.variant is not None and (args.measure is not None or args.markdown):
         raise CliError("--variant lists the knobs that act at a variant; give it without --measure and --markdown")
     if args.measure is not None:
-        get_variant(args.measure)
+        presets = _measure_presets(args.measure)
         if args.games is None or args.seed is None:
             raise CliError("strategies --measure needs --games and --seed")
         games_for = _games_for(args.games_for)
-        command = strength.command_line(args.measure, args.games, args.seed, games_for)
-        record = strength.measure(args.measure, args.games, args.seed, games_for, workers=args.workers,
-                                  command=command, report=lambda text: print(text, flush=True))
-        strength.write(record)
-        print(f"written: {strength.STRENGTH_FILE}")
+        records = []
+        for name in presets:
+            command = strength.command_line(name, args.games, args.seed, games_for)
+            records.append(strength.measure(name, args.games, args.seed, games_for, workers=args.workers,
+                                            command=command, report=lambda text: print(text, flush=True)))
+            strength.write(records[-1:])  # each preset as it is measured: a stopped run keeps what it measured
+        print(f"written: {strength.STRENGTH_FILE} ({', '.join(presets)})")
         return
-    record = strength.load()
+    data = strength.load()
     if args.markdown:
-        if record is None:
+        if data is None:
             raise CliError(f"no strength measurement in {strength.STRENGTH_FILE}; make one with --measure")
-        print(strength.markdown(record), end="")
+        print(strength.markdown(data), end="")
         return
-    rows = strength.by_name(record)
     v = with_rules(get_variant(args.variant, args.players), args.rule) if args.variant is not None else None
-    if v is not None and record is not None and PRESETS.get(record["variant"]) != v:
-        rows = {}  # measured at another variant: it says nothing of play here
-    if record is not None and (v is None or rows):
-        print(f"strength against {record['reference']} at {record['variant']}, from `{record['command']}`\n")
+    record = strength.record_for(data, v.name) if v is not None and PRESETS.get(v.name) == v else None
+    rows = strength.by_name(record)  # none with house rules: a measurement of the preset says nothing of them
+    if record is not None:
+        print(f"strength against {record['reference']} at {record['variant']}, from `{record['command']}`")
+        for r in record.get("versus", []):
+            print(f"{r['strategy']} against {r['against']}: {strength.line(r)}")
+        for r in record.get("play", []):
+            print(f"{r['strategy']} in mirror play: {r['hands_per_game']:.2f} hands a game, ended by going out "
+                  f"{r['ended_out']:.3f}, by the stock {r['ended_stock']:.3f}, by the turn cap {r['ended_cap']:.3f}")
+        print()
+    elif v is None and data is not None:
+        print(f"strength against {data['reference']} at {len(data['presets'])} presets: "
+              "`canasta-lab strategies --variant V` shows V's, `--markdown` all of them\n")
     if v is not None:
         print(f"the knobs that act at {variant_text(v)}, with each strategy's defaults and what each accepts "
               "(`canasta-lab strategies` lists every knob and where it acts)\n")
@@ -147,11 +167,13 @@ def cmd_strategies(args: argparse.Namespace) -> None:
             print(f"    strength     {strength.line(rows[spec.name])}")
         knobs = spec.knobs if v is None else spec.acting(v)
         if v is not None and spec.base is None and spec.knobs:
-            same = first.setdefault((id(spec.decide), tuple((k.name, k.default) for k in knobs)), spec.name)
+            same = first.setdefault((id(spec.decide), tuple((k.name, k.default_at(v)) for k in knobs)), spec.name)
             if same != spec.name:  # a relative whose own defaults differ from `same`'s only where they never act
                 print(f"    at {v.name} it plays as {same}: its knobs that act here have {same}'s values")
         for k in knobs:
-            print(f"    {k.name:<12} default {k.show(k.default):<6} {k.meaning}")
+            print(f"    {k.name:<12} default {k.show(k.default_at(v)):<6} {k.meaning}")
+            if v is None and k.at:
+                print(f"    {'':<12} defaults by variant: {', '.join(f'{s} {k.show(x)}' for s, x in k.at)}")
             print(f"    {'':<12} accepted: {k.accepted()}")
             if v is None:
                 print(f"    {'':<12} acts at: {_acts_at(k)}")
@@ -321,6 +343,23 @@ def cmd_profile(args: argparse.Namespace) -> None:
             print(f"table: {Path(args.out) / PROFILE_FILE}; games and hands in the run folder(s) beside it")
 
 
+def cmd_overrides(args: argparse.Namespace) -> None:
+    from sim.analysis.overrides import overrides
+
+    v = _setup(args)
+    if args.fast is not None:
+        parse_strategy(args.fast).refuse_idle(v)
+    o = overrides(v, args.strategy[0], args.fast, args.games, args.seed, opponents=args.strategy[1:] or ["baseline"])
+    real = o.decisions[o.decisions["n"] > 1]
+    print(f"{v.name}: {o.player} overrides {o.fast} at {int(real['override'].sum())} of {len(real)} decisions with "
+          f"more than one option ({args.games} games, seed {args.seed}); `{o.command}`\n")
+    print(o.summary.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    for name, t in (("stock left", o.by_stock), ("pile size", o.by_pile)):
+        print(f"\nshare of decisions overridden, by {name}:")
+        wide = t.pivot(index=t.columns[1], columns="point", values="overridden")
+        print(wide.to_string(float_format=lambda x: f"{x:.2f}"))
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     from sim.analysis.bench import bench, cold_start
 
@@ -435,13 +474,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("variants", help="list the variants with players and one-line description")
     p.set_defaults(func=cmd_variants)
-    p = sub.add_parser("strategies", help="list strategies, their knobs and their strength against baseline")
+    p = sub.add_parser("strategies", help="list strategies, their knobs and their strength against reference at a "
+                                          "preset")
     p.add_argument("--load", action="append", default=[], metavar="FILE.py",
                    help="also list the user strategies this Python file defines (repeatable)")
     p.add_argument("--markdown", action="store_true",
                    help="print the strength table of docs/strategies.md from the committed measurement")
-    p.add_argument("--measure", metavar="VARIANT",
-                   help="measure every library strategy against baseline at VARIANT and write the committed "
+    p.add_argument("--measure", metavar="PRESETS",
+                   help="measure every library strategy against reference at these presets (comma-separated, or "
+                        "all) and write them into the committed "
                         "record (strategies/strength.json); needs --games and --seed")
     p.add_argument("--games", type=_positive, help="with --measure: games per strategy")
     p.add_argument("--seed", type=_natural, help="with --measure: master seed")
@@ -557,6 +598,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--markdown", action="store_true", help="a Markdown table (docs/strategies.md)")
     running(p, "replace run folders that hold another run")
     p.set_defaults(func=cmd_profile)
+
+    p = sub.add_parser("overrides", help="where a lookahead player (search) chooses otherwise than its fast player, "
+                                         "by decision point and situation")
+    setup(p)
+    p.add_argument("--games", type=_positive, required=True, help="games of the first strategy against the others "
+                                                                  "(default opponent baseline)")
+    p.add_argument("--fast", help="the fast player to compare with (default the first strategy's rollout player)")
+    p.set_defaults(func=cmd_overrides)
 
     p = sub.add_parser("cache", help="where the compiled engine is kept, and clearing it")
     p.add_argument("--clear", action="store_true", help="remove every compiled version of the engine")

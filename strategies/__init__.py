@@ -11,13 +11,22 @@ compiled code holds no strategy, and adding one touches no engine file.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .knobs import FEATURES, Feature, Knob, KnobTable, StrategyError, knob_vector  # noqa: F401  (the package's names)
+from .knobs import (  # noqa: F401  (the package's names)
+    FEATURES,
+    Feature,
+    Knob,
+    KnobTable,
+    StrategyError,
+    check_scope,
+    family_of,
+    knob_vector,
+)
 
 if TYPE_CHECKING:
     from sim.rules import Variant
@@ -40,6 +49,9 @@ class StrategySpec:
     description: str
     knobs: tuple[Knob, ...] = ()
     base: StrategySpec | None = None
+    # a strategy whose knob vector holds more than its knobs (search: its rollout player's knobs at the
+    # variant) completes it here, from its knob values and the variant
+    complete: Callable[[np.ndarray, Variant | None], None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_user(self) -> bool:
@@ -58,7 +70,11 @@ class StrategySpec:
                 return (_registered, (self.name,))
             # a relative registered at run time (a tuned strategy file): it carries its knobs, so a
             # process that never ran the file (a Dask worker) rebuilds it from its built-in root
-            return (_relative, (root.name, self.name, self.description, {k.name: k.default for k in self.knobs}))
+            at: dict[str, dict[str, float]] = {}
+            for k in self.knobs:
+                for scope, value in k.at:
+                    at.setdefault(scope, {})[k.name] = value
+            return (_relative, (root.name, self.name, self.description, {k.name: k.default for k in self.knobs}, at))
         return (StrategySpec, tuple(getattr(self, f.name) for f in fields(self)))
 
     def root(self) -> StrategySpec | None:
@@ -91,10 +107,13 @@ class StrategySpec:
                                     f"the knobs of {self.name} that act at {at}: {acting} "
                                     f"(canasta-lab strategies --variant {v.name})")
 
-    def params(self, overrides: dict[str, float] | None = None) -> np.ndarray:
-        p = knob_vector(self.knobs)
+    def params(self, overrides: dict[str, float] | None = None, v: Variant | None = None) -> np.ndarray:
+        """The knob vector: the defaults at `v` (or the defaults for every variant), then the overrides."""
+        p = knob_vector(self.knobs, v)
         for name, value in (overrides or {}).items():
             p[self.knob(name).slot] = value
+        if self.complete is not None:
+            self.complete(p, v)
         return p
 
     def choice(self, **knobs: str | float) -> StrategyChoice:
@@ -102,14 +121,25 @@ class StrategySpec:
         overrides = {name: self.knob(name).parse(self.name, v) for name, v in knobs.items()}
         return StrategyChoice(self, tuple(overrides.items()), self.params(overrides))
 
-    def with_defaults(self, name: str, description: str, **defaults: str | float) -> StrategySpec:
-        """A relative of this strategy: same kernel and knobs, other defaults (the library)."""
-        knobs = tuple(replace(k, default=k.parse(name, defaults[k.name])) if k.name in defaults else k
-                      for k in self.knobs)
-        unknown = set(defaults) - {k.name for k in self.knobs}
+    def with_defaults(self, name: str, description: str, at: Mapping[str, Mapping[str, str | float]] | None = None,
+                      **defaults: str | float) -> StrategySpec:
+        """A relative of this strategy: same kernel and knobs, other defaults (the library). `at` gives
+        defaults for a variant family or a preset (`at={"boat": {"hold_black3": "throw"}}`): there they replace
+        this strategy's and the ones given here. A knob given a default here drops the family and preset
+        defaults it had (a tuned value holds wherever it is played, unless `at` says otherwise)."""
+        at = dict(at or {})
+        for scope in at:
+            check_scope(scope)
+        unknown = (set(defaults) | {n for d in at.values() for n in d}) - {k.name for k in self.knobs}
         if unknown:
             raise StrategyError(f"strategy {self.name!r} has no knob {sorted(unknown)[0]!r}")
-        return replace(self, name=name, description=description, knobs=knobs)
+        knobs = []
+        for k in self.knobs:
+            default = k.parse(name, defaults[k.name]) if k.name in defaults else k.default
+            scoped = {} if k.name in defaults else dict(k.at)  # a default given here holds at every variant
+            scoped.update({scope: k.parse(name, d[k.name]) for scope, d in at.items() if k.name in d})
+            knobs.append(replace(k, default=default, at=tuple(scoped.items())))
+        return replace(self, name=name, description=description, knobs=tuple(knobs))
 
 
 REGISTRY: dict[str, StrategySpec] = {}
@@ -122,10 +152,11 @@ def _registered(name: str) -> StrategySpec:
     return REGISTRY[name]
 
 
-def _relative(root: str, name: str, description: str, defaults: dict[str, float]) -> StrategySpec:
+def _relative(root: str, name: str, description: str, defaults: dict[str, float],
+              at: dict[str, dict[str, float]] | None = None) -> StrategySpec:
     if name in REGISTRY:
         return REGISTRY[name]
-    return register(_registered(root).with_defaults(name, description, **defaults))
+    return register(_registered(root).with_defaults(name, description, at=at, **defaults))
 
 
 def register(spec: StrategySpec, replace_user: bool = False) -> StrategySpec:
@@ -152,6 +183,10 @@ class StrategyChoice:
 
     def knob_values(self) -> dict[str, float]:
         return {k.name: float(self.params[k.slot]) for k in self.spec.knobs}
+
+    def at(self, v: Variant) -> StrategyChoice:
+        """This choice as it plays at `v`: the knobs the user left alone take their defaults there."""
+        return replace(self, params=self.spec.params(dict(self.overrides), v))
 
     def refuse_idle(self, v: Variant) -> None:
         """Refuse a knob set on this strategy (`baseline:min_pile=5`) that never acts at `v`. Only the knobs

@@ -1,8 +1,9 @@
 """The heuristic family at Buraco (VARIANTS.md 6.2, BU-D1 to BU-D6): the same strategies (`baseline` and
 its relatives) decide a Buraco game here, with the knobs that only Buraco reads.
 
-* BU-D1 take the whole pile (`bu_take`): when it holds at least N cards, or its top card fits a meld
-  of the side or two cards of the hand;
+* BU-D1 take the whole pile (`bu_pile`, `bu_take`): when its cards are worth enough to the side (laid at
+  once, joining what is held, kept from an opponent's melds, less what a useless card costs if held at the
+  end), or it holds at least N cards, or its top card fits a meld of the side or two cards of the hand;
 * BU-D2 sequence or set (`bu_seq`): points a sequence is preferred by over a set of the same cards;
   where the one wild goes: only to complete a canasta or to start a meld that needs it, unless
   `wilds=free` (shared with the Canasta games);
@@ -34,6 +35,7 @@ from sim.engine.contract import (
     MIN_MELD,
     MK_RANK,
     MK_SEQ,
+    NK,
     O_ADD,
     O_EXTEND,
     O_NEW,
@@ -48,6 +50,7 @@ from sim.engine.contract import (
     OB_NSIDES,
     OB_PILE_N,
     OB_PILE_TOP,
+    OB_PILEK,
     OB_SCORE,
     OB_SIDE,
     OB_STOCK_N,
@@ -78,6 +81,9 @@ from sim.engine.contract import (
 from .knobs import PILE, KnobTable
 
 KNOCK_DIRECT, KNOCK_INDIRECT = 0.0, 1.0
+TAKE_OFF = PILE + 1  # bu_take=off: no pile is taken for its size alone
+WILD_WORTH = 30.0  # a wild taken: it completes a canasta or starts a meld later (BU-D1's pile value)
+LAID_BONUS = 10.0  # a card laid at once: its points, and one card fewer held
 CLEAN_OFF = -1.0
 GO_ASAP = -1.0  # the heuristic's go_out=asap
 BURACO = ("buraco",)  # where these knobs act (strategies.FEATURES)
@@ -86,10 +92,16 @@ BURACO = ("buraco",)  # where these knobs act (strategies.FEATURES)
 # continues this table); every one counts cards or points, so whole numbers only.
 KNOBS = KnobTable(whole=True)
 K_BU_TAKE = KNOBS.knob(
-    "bu_take", 1, PILE, 2,
-    "Buraco (BU-D1): take the whole pile when it holds at least N cards, or when its top card is laid at once "
-    "(it fits a meld of the side, or makes a set or a sequence with cards held); 1: always (two such players take "
-    "the pile from each other for ever: the turn cap ends the hand)", needs=BURACO)
+    "bu_take", 2, PILE, 2,
+    "Buraco (BU-D1): off, or N: take every pile of at least N cards whatever its cards are worth (a pile of one "
+    "card only when it is laid at once: else two such players would pass it to and fro)",
+    (("off", TAKE_OFF),), needs=BURACO)
+K_BU_PILE = KNOBS.knob(
+    "bu_pile", -100, 500, 30,
+    "Buraco (BU-D1): take the whole pile when its cards are worth at least V points to the side: a card laid at "
+    "once or a wild its value and more, a card that joins a pair or a run held part of it, a card an opponent's "
+    "meld would take half its value (kept from them), a card of no use its value against (it may stay in hand "
+    "at the end); or when its top card is laid at once", needs=BURACO)
 K_BU_SEQ = KNOBS.knob(
     "bu_seq", -50, 50, -20,
     "Buraco (BU-D2): points a new sequence is preferred by over a new set (negative: sets first)", needs=BURACO)
@@ -187,9 +199,40 @@ def melds_with_hand_nb(obs, k):
 
 
 @strategy_jit
-def _draw_nb(obs, opts, n, prm):
-    """BU-D1: take the pile when it is big enough, or when its top card is laid at once (it fits a meld of
-    the side, or makes one with the hand); else draw, so that the stock keeps running down."""
+def pile_value_nb(R, obs):
+    """BU-D1: what the pile's cards are worth to the side, in points: a wild WILD_WORTH; a card that fits a
+    meld of the side or makes one with cards held its value and LAID_BONUS; a card joining a pair or a run
+    held a part of its value by how near it is; a card an opponent's meld would take half its value more
+    (taking it keeps it from them); a card of no use its value against (it may be held at the end)."""
+    s = obs[OB_SIDE]
+    total = 0.0
+    for k in range(NK):
+        c = obs[OB_PILEK + k]
+        if c == 0:
+            continue
+        r = card_rank(k)
+        pts = float(R[R_CARDVAL + r])
+        if r == RK_JK or r == RK_2:
+            v = WILD_WORTH
+        elif fits_side_nb(obs, s, k) or melds_with_hand_nb(obs, k):
+            v = pts + LAID_BONUS
+        else:
+            use = hand_use_nb(obs, k)
+            v = pts * min(use, 6) / 6.0 if use > 0 else -pts
+        for t in range(obs[OB_NSIDES]):
+            if t != s and fits_side_nb(obs, t, k):
+                v += pts / 2.0
+                break
+        total += v * c
+    return total
+
+
+@strategy_jit
+def _draw_nb(R, obs, opts, n, prm):
+    """BU-D1: take the pile when its cards are worth enough to the side (pile_value_nb), or it is big enough
+    (bu_take), or its top card is laid at once (it fits a meld of the side, or makes one with the hand);
+    else draw, so that the stock keeps running down. A pile of one card is taken only to be laid: a card
+    taken and thrown back would pass to and fro, nobody drawing, the stock never running out."""
     take = -1
     for i in range(n):
         if option_kind(opts, i) == O_TAKE:
@@ -198,7 +241,7 @@ def _draw_nb(obs, opts, n, prm):
         return 0
     top = obs[OB_PILE_TOP]
     s = obs[OB_SIDE]
-    if obs[OB_PILE_N] >= prm[K_BU_TAKE]:
+    if obs[OB_PILE_N] >= 2 and (obs[OB_PILE_N] >= prm[K_BU_TAKE] or pile_value_nb(R, obs) >= prm[K_BU_PILE]):
         return take
     # the top card must be laid this turn: with the morto gone and no canasta, a meld may not leave fewer than
     # two cards (R-137), and a card taken but not laid would pass to and fro (nobody drawing, the stock
@@ -325,7 +368,7 @@ def buraco_decide_nb(R, obs, opts, n, prm, wilds, go_out):
     heuristic's knobs of those names (declared with the heuristic's kernel, which calls this one)."""
     dp = obs[OB_DP]
     if dp == DP_DRAW:
-        return _draw_nb(obs, opts, n, prm)
+        return _draw_nb(R, obs, opts, n, prm)
     if dp == DP_DISCARD:
         return _discard_nb(R, obs, opts, n, prm)
     best = n - 1

@@ -62,6 +62,22 @@ FEATURES: dict[str, Feature] = {
 }
 
 
+def family_of(variant_name: str) -> str:
+    """The family of a preset name: `classic-4p` -> `classic`, `house-001-2p` -> `house-001`."""
+    head, _, tail = variant_name.rpartition("-")
+    return head if head and tail.endswith("p") and tail[:-1].isdigit() else variant_name
+
+
+def check_scope(scope: str) -> None:
+    """A per-variant default is set for a family or a preset the rules know (`boat`, `classic-2p`)."""
+    from sim.rules import PRESETS
+
+    scopes = {*PRESETS, *(family_of(n) for n in PRESETS)}
+    if scope not in scopes:
+        raise StrategyError(f"no family or preset {scope!r} to set knob defaults for; accepted: "
+                            f"{', '.join(sorted(scopes))}")
+
+
 @dataclass(frozen=True)
 class Knob:
     """One tunable: numbers in [low, high] (whole numbers only when `whole`), or one of the named
@@ -76,12 +92,23 @@ class Knob:
     named: tuple[tuple[str, float], ...] = ()
     whole: bool = False
     needs: tuple[str, ...] = ()  # FEATURES its code needs, all of them; none: it acts at every variant
+    at: tuple[tuple[str, float], ...] = ()  # (family or preset, default there): a preset's wins over its family's
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.needs if n not in FEATURES]
         if unknown:
             raise StrategyError(f"knob {self.name!r} needs unknown feature {unknown[0]!r}; accepted: "
                                 f"{', '.join(FEATURES)}")
+
+    def default_at(self, v: Variant | None) -> float:
+        """This knob's default in a game of `v`: its preset's own, else its family's, else the one default
+        (a preset with house rules keeps its preset's and family's defaults: the knob serves the same game)."""
+        if v is not None and self.at:
+            scopes = dict(self.at)
+            for scope in (v.name, family_of(v.name)):
+                if scope in scopes:
+                    return scopes[scope]
+        return self.default
 
     def acts_at(self, v: Variant) -> bool:
         """This knob's code is reached in a game of `v` (the features it needs are all in v's rules)."""
@@ -169,9 +196,10 @@ class KnobTable:
         return slot
 
 
-def knob_vector(knobs: Iterable[Knob]) -> np.ndarray:
-    """The knob vector of these knobs at their defaults (0 in the slots no knob takes)."""
+def knob_vector(knobs: Iterable[Knob], v: Variant | None = None) -> np.ndarray:
+    """The knob vector of these knobs at their defaults, at variant `v` where given (0 in the slots no knob
+    takes)."""
     p = np.zeros(NPRM, np.float64)
     for k in knobs:
-        p[k.slot] = k.default
+        p[k.slot] = k.default_at(v)
     return p

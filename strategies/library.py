@@ -50,14 +50,60 @@ CAUTIOUS = register(BASELINE.with_defaults(
     "three-card melds, keeps black threes, takes only piles of 5 or more and goes out only when not behind",
     ask="always", answer_max=50, wilds="save", meld="three", hold_black3="keep", min_pile=5, go_out=0))
 
-# tuned by the command below (classic-4p, 250 trials, 720,000 games, 348 s on two cores); confirmed on
-# 200,000 fresh games against baseline: win rate 0.575 [0.573, 0.577], Elo +52.5 [+51.3, +53.7]
+# Tuned by `canasta-lab tune` against `reference`, one family at a time on that family's own games (the command of
+# each, and its confirmation on 20,000 fresh games, in EXPERT_TUNED); the Classic family's defaults hold at every
+# other preset. `canasta-lab strategies --variant V` shows the defaults expert plays at V.
 EXPERT_TUNING = ("canasta-lab tune baseline --vs baseline --knobs min_pile=0..15,freeze=0..30,hold_black3=0..20,"
                  "ask=0..15,answer_max=0..300,meld,wilds,go_out=0..1500,canastas=0..4,natural=3..9 "
                  "--budget 800000 --variant classic-4p --seed 1 --name expert")
+_TUNE = ("canasta-lab tune baseline --vs reference --knobs {knobs} --budget 300000 --variant {variant} --seed 1 "
+         "--confirm 20000 --name expert")
+_CANASTA = "min_pile=0..15,freeze=0..30,hold_black3=0..20,ask=0..15,answer_max=0..300,meld,wilds,go_out=0..1500," \
+           "canastas=0..4,natural=3..9"
+_BURACO = "wilds,go_out=0..1500,bu_take=2..12,bu_pile=-100..300,bu_seq,bu_knock,bu_clean"
+EXPERT_TUNED: dict[str, tuple[str, str, dict[str, str | float]]] = {
+    # family or preset: (the command, its confirmation against reference on fresh deals, the tuned defaults)
+    "classic": (EXPERT_TUNING, "classic-4p, 200,000 games: win rate 0.575 [0.573, 0.577], Elo +52.5 [+51.3, +53.7]",
+                {}),
+    "classic-2p": (_TUNE.format(knobs=_CANASTA.replace(",ask=0..15,answer_max=0..300", ""), variant="classic-2p"),
+                   "classic-2p: win rate 0.564 [0.558, 0.570], Elo +44.6 [+40.1, +49.2]",
+                   dict(min_pile=3, freeze="never", hold_black3="throw", meld="all", wilds="save", go_out="asap",
+                        canastas=1, natural=5)),
+    "house-001": (_TUNE.format(knobs=_CANASTA + ",take_top", variant="house-001-4p"),
+                  "house-001-4p: win rate 0.575 [0.570, 0.581], Elo +52.8 [+48.8, +56.8]",
+                  dict(min_pile=0, freeze=22, hold_black3="throw", ask="never", answer_max="yes", meld="all",
+                       wilds="save", go_out="asap", canastas=1, natural=7, take_top="useful")),
+    "house-003": (_TUNE.format(knobs=_CANASTA, variant="house-003-4p"),
+                  "house-003-4p: win rate 0.672 [0.666, 0.678], Elo +124.8 [+120.1, +129.5]",
+                  dict(min_pile=3, freeze="never", hold_black3="throw", ask=14, answer_max="yes", meld="all",
+                       wilds="save", go_out="asap", canastas=2, natural=7)),
+    "boat": (_TUNE.format(knobs=_CANASTA + ",wild_meld", variant="boat-4p"),
+             "boat-4p: win rate 0.897 [0.893, 0.901], Elo +375.4 [+368.0, +383.1]",
+             dict(min_pile=0, freeze="never", hold_black3="throw", ask=2, answer_max="yes", meld="all",
+                  wilds="save", go_out="asap", canastas=0, natural=8, wild_meld="never")),
+    "pennies": (_TUNE.format(knobs=_CANASTA + ",wild_meld,foot,sevens", variant="pennies-6p"),
+                "pennies-6p: win rate 0.612 [0.606, 0.618], Elo +79.2 [+75.0, +83.5]",
+                dict(min_pile=3, freeze=20, hold_black3="throw", ask=8, answer_max="yes", meld="all", wilds="save",
+                     go_out="asap", canastas=3, natural=3, wild_meld=3, foot=774, sevens="free")),
+    "railroad": (_TUNE.format(knobs=_CANASTA.replace(",ask=0..15,answer_max=0..300", "")
+                              + ",wild_meld,foot=0..1000,sevens", variant="railroad-4p"),
+                 "railroad-4p: win rate 0.746 [0.741, 0.750], Elo +186.8 [+182.4, +191.2]",
+                 dict(min_pile=5, freeze="always", hold_black3="throw", meld="three", wilds="save", go_out="asap",
+                      canastas=0, natural=9, wild_meld=5, foot=98, sevens="build")),
+    "buraco-2p": (_TUNE.format(knobs=_BURACO, variant="buraco-2p"),
+                  "buraco-2p: win rate 0.515 [0.510, 0.520], Elo +10.5 [+7.1, +13.8]",
+                  dict(wilds="free", go_out="asap", bu_take=2, bu_pile=-24, bu_seq=-23, bu_knock="direct",
+                       bu_clean="off")),
+    "buraco-4p": (_TUNE.format(knobs=_BURACO, variant="buraco-4p"),
+                  "buraco-4p: win rate 0.536 [0.530, 0.542], Elo +25.1 [+20.7, +29.6]",
+                  dict(wilds="save", go_out="asap", bu_take="off", bu_pile=-14, bu_seq=-24, bu_knock="direct",
+                       bu_clean=12)),
+}
 EXPERT = register(BASELINE.with_defaults(
     "expert",
-    "baseline tuned against baseline at Classic-4p: freezes piles of 20 or more once the opponents "
-    "have opened, throws black threes at once, never asks and answers no. Tuned by: " + EXPERT_TUNING,
+    "baseline tuned against reference for each variant family on its own games (strategies/library.py, "
+    "EXPERT_TUNED): at Classic it freezes piles of 20 or more once the opponents have opened, throws black threes "
+    "at once, never asks and answers no; `canasta-lab strategies --variant V` shows its defaults at V",
+    at={family: tuned for family, (_, _, tuned) in EXPERT_TUNED.items() if tuned},
     min_pile=3, freeze=20, hold_black3="throw", ask="never", answer_max="no", meld="all", wilds="save",
     go_out="asap", canastas=1, natural="off"))

@@ -22,13 +22,16 @@ from numba import njit
 
 from sim.engine.contract import (
     DP_DISCARD,
+    DP_DRAW,
     MAXP,
     OB_DP,
     OB_NSIDES,
+    OB_PILE_N,
     OB_RAND,
     OB_SEAT,
     OB_SIDE,
     OPT_FIELDS,
+    R_SEQ,
     card_rank,
     option_card,
 )
@@ -45,31 +48,48 @@ from sim.engine.planning import (
     sample_nb,
 )
 
-from . import StrategySpec, register
-from .heuristic import FAMILY_KNOBS, heuristic_decide_nb
-from .knobs import KnobTable, knob_vector
+from . import REGISTRY, StrategySpec, register
+from .heuristic import heuristic_decide_nb
+from .knobs import NPRM, USER_SLOT0, KnobTable
 
 DEFAULT_SAMPLES = 48
 DEFAULT_CONFIDENCE = 1.0
 MAX_SAMPLES = 1000
 PRUNE_EVERY = 8  # samples between two looks at the options still played out
 PRUNE_Z = 3.0  # an option this many standard errors behind the leader is played out no more
+MIN_CAPPED = 2  # samples every live option gets whatever the rollout budget (a paired variance needs two)
 SEED_SHIFT = 16  # a sample's seed: the decision's random word, then the sample's number below it (< 2**16)
-ROLLOUT_KNOBS = knob_vector(FAMILY_KNOBS)  # the policy every seat plays in a rollout: baseline, whose knobs are
-#                                           the heuristic's declared defaults (strategies/library.py)
+# The rollout player is one of the library's heuristics (one kernel, other knobs): its knob vector, at the
+# variant played, fills slots 0 to USER_SLOT0 - 1 of search's own (`complete`), and search's knobs follow.
+ROLLOUTS = ("baseline", "expert", "aggressive", "pile-hoarder", "freezer", "cautious")
+DEFAULT_ROLLOUT = "baseline"
 rollout_policy = function_value(heuristic_decide_nb)
 assert MAXF == 4, "the rollout table below lists MAXF copies of the policy"
 
-# search's own knobs (its kernel reads no other)
-KNOBS = KnobTable()
+# search's own knobs, above the rollout player's (its kernel reads no other)
+KNOBS = KnobTable(first=USER_SLOT0, end=NPRM)
 K_SAMPLES = KNOBS.knob(
     "samples", 1, MAX_SAMPLES, DEFAULT_SAMPLES,
     "hidden-card samples per decision; each option is played out once on each (the cost grows "
     "with it)", whole=True)
 K_CONFIDENCE = KNOBS.knob(
     "confidence", 0, 10, DEFAULT_CONFIDENCE,
-    "standard errors by which an option's mean margin must beat baseline's choice on the same "
+    "standard errors by which an option's mean margin must beat the rollout player's choice on the same "
     "samples before search plays it instead (0: the best mean)")
+K_BUDGET = KNOBS.knob(
+    "budget", 0, 100000, 0,
+    "off, or N: at most N rollouts a decision (samples stop once the options still played out would pass it, "
+    "at least two samples each): bounds the cost where hands are long and options many",
+    (("off", 0.0),), whole=True)
+K_ROLLOUT = KNOBS.knob(
+    "rollout", 1, 0, float(ROLLOUTS.index(DEFAULT_ROLLOUT)),
+    "the fast player every seat plays in the rollouts, with its knobs at the variant played; search keeps "
+    "its choice unless another option beats it", tuple((name, float(i)) for i, name in enumerate(ROLLOUTS)))
+
+
+def complete_rollout(p: np.ndarray, v) -> None:
+    """Slots below USER_SLOT0 take the rollout player's knob vector at v (its family's defaults there)."""
+    p[:USER_SLOT0] = REGISTRY[ROLLOUTS[int(p[K_ROLLOUT])]].params(v=v)[:USER_SLOT0]
 
 
 @njit(cache=True)
@@ -122,11 +142,15 @@ def paired_nb(m, k, j, i):
 
 @njit(cache=True)
 def search_decide_nb(R, obs, opts, n, prm):
-    knobs = ROLLOUT_KNOBS.copy()
+    knobs = prm.copy()  # the rollout player's knobs below USER_SLOT0 (search's own above, which it ignores)
     policy = heuristic_decide_nb(R, obs, opts, n, knobs)
     samples = int(prm[K_SAMPLES])
     confidence = prm[K_CONFIDENCE]
     dp = obs[OB_DP]
+    if dp == DP_DRAW and R[R_SEQ] != 0 and obs[OB_PILE_N] == 1:
+        # Buraco: a one-card pile taken and thrown back is a pass, which two lookahead players would trade for
+        # ever (nobody drawing, the stock never running out); it is taken only as the rollout player takes it
+        return policy
     seat = obs[OB_SEAT]
     side = obs[OB_SIDE]
     alive = np.ones(n, np.bool_)  # options still played out: not an equivalent discard, not pruned
@@ -139,6 +163,12 @@ def search_decide_nb(R, obs, opts, n, prm):
                     alive[j] = False
                     break
     pol = rep[policy]
+    others = 0
+    for j in range(n):
+        if alive[j] and j != pol:
+            others += 1
+    if others == 0:  # nothing to compare: one option, or only discards equivalent to the policy's
+        return policy
     S = new_state(R)
     W = new_state(R)
     seat_policy_nb(S, knobs)
@@ -147,7 +177,17 @@ def search_decide_nb(R, obs, opts, n, prm):
     F = (f, f, f, f)
     m = np.zeros((samples, n))  # the margin of each option on each sample
     seed0 = obs[OB_RAND] << SEED_SHIFT
+    cap = prm[K_BUDGET]
+    done = 0
     for k in range(samples):
+        live = 0
+        for j in range(n):
+            if alive[j]:
+                live += 1
+        if cap > 0 and k >= MIN_CAPPED and done + live > cap:
+            samples = k  # the rollout budget is spent: decide on the samples played
+            break
+        done += live
         sample_nb(R, obs, S, seed0 + k)
         if S.st[S_ERR] != 0:
             raise ValueError("search: no state matches the observation (an engine bug)")
@@ -167,9 +207,15 @@ def search_decide_nb(R, obs, opts, n, prm):
             for j in range(n):
                 if alive[j] and m[:k + 1, j].sum() > m[:k + 1, lead].sum():
                     lead = j
+            others = 0
             for j in range(n):
                 if alive[j] and j != lead and j != pol and paired_nb(m, k + 1, j, lead)[1] < -PRUNE_Z:
                     alive[j] = False
+                if alive[j] and j != pol:
+                    others += 1
+            if others == 0:  # every other option dropped: the rollout player's choice stands
+                samples = k + 1
+                break
     # the best mean among the options that beat baseline's choice with the confidence asked
     best = pol
     gain = 0.0
@@ -183,7 +229,15 @@ def search_decide_nb(R, obs, opts, n, prm):
     return policy if best == pol else best
 
 
+# Fewer samples where a rollout (the rest of a hand) is long, so that a game of search against baseline costs about
+# 5 CPU seconds or less on this project's machine (benchmarks/search_speed.py all; docs/strategies.md, "Cost")
+SAMPLES_AT = {"boat-3p": 24, "pennies-6p": 32, "railroad-2p": 16, "railroad-3p": 8, "railroad-4p": 6,
+              "railroad-6p": 4}
+SEARCH_DESCRIPTION = (
+    "samples the hidden cards consistently with what its seat has seen, plays every legal option to the end of the "
+    "hand with a fast player on every seat (the rollout knob: baseline unless set), and takes the best mean score "
+    "margin")
 SEARCH = register(StrategySpec(
     "search", search_decide_nb,
-    "samples the hidden cards consistently with what its seat has seen, plays every legal option to the "
-    "end of the hand with baseline on every seat, and takes the best mean score margin", KNOBS.knobs))
+    SEARCH_DESCRIPTION, KNOBS.knobs, complete=complete_rollout).with_defaults(
+    "search", SEARCH_DESCRIPTION, at={preset: {"samples": n} for preset, n in SAMPLES_AT.items()}))

@@ -50,6 +50,11 @@ def user_strategy(name: str, base: str = "baseline", description: str = "",
     if len(knobs) > NPRM - USER_SLOT0:
         raise StrategyError(f"a user strategy has at most {NPRM - USER_SLOT0} knobs of its own")
     b = REGISTRY[base]
+    if any(k.slot >= USER_SLOT0 for k in b.knobs) or b.complete is not None:
+        bases = ", ".join(n for n, s in REGISTRY.items()
+                          if not s.is_user and s.complete is None and all(k.slot < USER_SLOT0 for k in s.knobs))
+        raise StrategyError(f"{base!r} keeps knobs of its own from knobs[USER_SLOT0], where {name!r}'s would go; "
+                            f"a user strategy's base is one of: {bases}")
     if any(len(k) not in (5, 6) for k in knobs):
         raise StrategyError(f"knobs of {name!r}: give (name, low, high, default, meaning[, whole]) for each")
     table = KnobTable(first=USER_SLOT0, end=NPRM)  # slots by declaration order, as the built-ins' are

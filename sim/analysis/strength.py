@@ -1,9 +1,12 @@
-"""How strong each library strategy is against `baseline`, from one committed run.
+"""How strong each library strategy is against the fixed yardstick `reference`, at every preset, from one
+committed measurement.
 
-`canasta-lab strategies --measure` plays every named strategy against `baseline` on duplicate deals
-and writes the figures, with the command that produced them, to strategies/strength.json, which is
-committed and shipped with the package. `canasta-lab strategies` and docs/strategies.md read that
-file, so what a user sees is a measurement anyone can repeat, never a number typed by hand.
+`canasta-lab strategies --measure V` plays every named strategy against `reference` on duplicate deals at
+preset V (`all`: every preset), `search` also against `expert`, and profiles `reference` and `expert` in mirror
+play (hands a game, how hands end, canastas), and writes the figures with the command that produced them to
+strategies/strength.json, one record per preset (a measurement of some presets keeps the others). The file is
+committed and shipped with the package: `canasta-lab strategies --variant V` and docs/strategies.md read it,
+so what a user sees is a measurement anyone can repeat, never a number typed by hand.
 """
 
 from __future__ import annotations
@@ -20,9 +23,15 @@ from sim.run.store import write_json_atomic
 from strategies import BUILT_IN, REGISTRY, StrategyError
 
 STRENGTH_FILE = Path(strategies_pkg.__file__).parent / "strength.json"
-REFERENCE = "baseline"
+REFERENCE = "reference"
+STRONGEST = "expert"  # the strongest fast player, which `search` is also measured against
+LOOKAHEAD = "search"
+PROFILED = (REFERENCE, STRONGEST)  # played in mirror for the play statistics
+PROFILE_GAMES = 2000  # at most this many mirror games for the play statistics
 FIELDS = ("games", "win_rate", "win_low", "win_high", "margin", "margin_low", "margin_high", "elo", "elo_low",
           "elo_high")
+PLAY_FIELDS = ("hands_per_game", "turns_per_hand", "ended_out", "ended_stock", "ended_cap", "natural_canastas",
+               "mixed_canastas", "wild_canastas", "sevens_canastas")
 
 
 def library_names() -> list[str]:
@@ -31,11 +40,19 @@ def library_names() -> list[str]:
     return [n for n in REGISTRY if n in BUILT_IN and n != REFERENCE]
 
 
+def _row(name: str, c: Any) -> dict[str, Any]:
+    pair = c.pairs.iloc[0]
+    return {"strategy": name, **{f: (int(pair[f]) if f == "games" else round(float(pair[f]), 4)) for f in FIELDS},
+            "wall_seconds": round(float(c.meta.get("wall_seconds", 0.0)), 1)}
+
+
 def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | None = None,
             names: Sequence[str] | None = None, workers: int = 0, command: str = "",
-            report: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Play each strategy against `baseline` (`games` games, or `games_for[name]` for a slow one)
-    and return the record strategies/strength.json holds."""
+            report: Callable[[str], None] | None = None, profile_games: int = PROFILE_GAMES) -> dict[str, Any]:
+    """Play each strategy against `reference` (`games` games, or `games_for[name]` for a slow one), `search`
+    also against `expert`, profile `reference` and `expert` in mirror play, and return the preset's record."""
+    from sim.analysis.profile import profile
+
     names = list(names) if names is not None else library_names()
     games_for = dict(games_for or {})
     unknown = [n for n in [*names, *games_for] if n not in REGISTRY]
@@ -45,31 +62,54 @@ def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | 
     meta: dict[str, Any] = {}
     for name in names:
         c = compare(variant, [name, REFERENCE], games_for.get(name, games), seed, workers=workers)
-        pair = c.pairs.iloc[0]
-        rows.append({"strategy": name, **{f: (int(pair[f]) if f == "games" else round(float(pair[f]), 4))
-                                          for f in FIELDS},
-                     "wall_seconds": round(float(c.meta.get("wall_seconds", 0.0)), 1)})
+        rows.append(_row(name, c))
         meta = c.meta
         if report is not None:
-            report(f"{name}: {line(rows[-1])}")
+            report(f"{variant}: {name} against {REFERENCE}: {line(rows[-1])}")
+    versus: list[dict[str, Any]] = []
+    if LOOKAHEAD in names and STRONGEST in REGISTRY:
+        c = compare(variant, [LOOKAHEAD, STRONGEST], games_for.get(LOOKAHEAD, games), seed, workers=workers)
+        versus.append({**_row(LOOKAHEAD, c), "against": STRONGEST})
+        if report is not None:
+            report(f"{variant}: {LOOKAHEAD} against {STRONGEST}: {line(versus[-1])}")
+    play: list[dict[str, Any]] = []
+    if profile_games > 0:
+        df = profile(variant, list(PROFILED), min(games, profile_games), seed, mirror=True, workers=workers)
+        for _, r in df.iterrows():
+            play.append({"strategy": str(r["strategy"]), "games": int(r["games"]),
+                         **{f: round(float(r[f]), 4) for f in PLAY_FIELDS}})
     return {"variant": variant, "reference": REFERENCE, "seed": seed, "command": command,
-            "code_version": meta.get("code_version"), "machine": meta.get("machine"), "rows": rows}
+            "code_version": meta.get("code_version"), "machine": meta.get("machine"), "rows": rows,
+            "versus": versus, "play": play}
 
 
-def write(record: dict[str, Any], path: str | Path = STRENGTH_FILE) -> None:
-    write_json_atomic(Path(path), record)
+def write(records: Sequence[dict[str, Any]], path: str | Path = STRENGTH_FILE) -> dict[str, Any]:
+    """Put these presets' records into the file, keeping the other presets' (the measurement of one preset
+    does not undo another's)."""
+    data = load(path) or {"reference": REFERENCE, "presets": {}}
+    for record in records:
+        data["presets"][record["variant"]] = record
+    write_json_atomic(Path(path), data)
+    return data
 
 
 def load(path: str | Path = STRENGTH_FILE) -> dict[str, Any] | None:
-    """The committed record, or None when there is none (a strategy library without a measurement)."""
+    """The committed measurement ({"reference", "presets": {preset: record}}), or None when there is none (a
+    strategy library without a measurement). A file of the earlier layout (one preset, against baseline)
+    measured another yardstick: it is read as no measurement."""
     p = Path(path)
     if not p.is_file():
         return None
-    return json.loads(p.read_text())
+    data = json.loads(p.read_text())
+    return data if isinstance(data, dict) and "presets" in data else None
+
+
+def record_for(data: dict[str, Any] | None, variant: str) -> dict[str, Any] | None:
+    return (data or {}).get("presets", {}).get(variant)
 
 
 def line(row: Mapping[str, Any]) -> str:
-    return (f"win rate {row['win_rate']:.3f} [{row['win_low']:.3f}, {row['win_high']:.3f}], "
+    return (f"Elo {_elo(row)}, win rate {row['win_rate']:.3f} [{row['win_low']:.3f}, {row['win_high']:.3f}], "
             f"margin {row['margin']:+.0f} [{row['margin_low']:+.0f}, {row['margin_high']:+.0f}] per deal, "
             f"{row['games']:,} games")
 
@@ -78,18 +118,49 @@ def by_name(record: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     return {r["strategy"]: r for r in record["rows"]} if record else {}
 
 
-def markdown(record: dict[str, Any]) -> str:
-    """The table docs/strategies.md shows, under the command that produced it."""
-    cv = record.get("code_version") or {}
-    version = (f"engine sources {cv.get('engine_sources')}, git {cv.get('git')}" if isinstance(cv, dict)
-               else str(cv))
-    out = [f"Against `{record['reference']}` at {record['variant']}, measured by `{record['command']}` "
-           f"({version}):", "",
-           "| strategy | games | win rate [95%] | margin per deal [95%] | Elo [95%] |", "|---|---|---|---|---|"]
-    for r in record["rows"]:
-        out.append(f"| `{r['strategy']}` | {r['games']:,} | {r['win_rate']:.3f} [{r['win_low']:.3f}, "
-                   f"{r['win_high']:.3f}] | {r['margin']:+.0f} [{r['margin_low']:+.0f}, {r['margin_high']:+.0f}] | "
-                   f"{r['elo']:+.0f} [{r['elo_low']:+.0f}, {r['elo_high']:+.0f}] |")
+def _elo(r: Mapping[str, Any] | None) -> str:
+    return "" if r is None else f"{r['elo']:+.0f} [{r['elo_low']:+.0f}, {r['elo_high']:+.0f}]"
+
+
+def _win(r: Mapping[str, Any] | None) -> str:
+    return "" if r is None else f"{r['win_rate']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}] ({r['games']:,})"
+
+
+def markdown(data: dict[str, Any]) -> str:
+    """The tables docs/strategies.md shows: every strategy's Elo against `reference` at every preset, `search`
+    against `expert`, and the play statistics, each preset under the command that measured it."""
+    from sim.rules import PRESETS
+
+    presets = [p for p in PRESETS if p in data["presets"]] + sorted(set(data["presets"]) - set(PRESETS))
+    names = [n for n in library_names() if n != LOOKAHEAD]
+    out = [f"Elo against `{data['reference']}` [95%] on duplicate deals (games per strategy in the commands below); "
+           f"`{LOOKAHEAD}`'s win rate against `{data['reference']}` and against `{STRONGEST}` [95%] (games):", "",
+           "| preset | " + " | ".join(f"`{n}`" for n in names) + f" | `{LOOKAHEAD}` vs `{data['reference']}` | "
+           f"`{LOOKAHEAD}` vs `{STRONGEST}` |", "|---" * (len(names) + 3) + "|"]
+    for p in presets:
+        rec = data["presets"][p]
+        rows = by_name(rec)
+        vs = next((r for r in rec.get("versus", []) if r.get("against") == STRONGEST), None)
+        out.append(f"| {p} | " + " | ".join(_elo(rows.get(n)) for n in names)
+                   + f" | {_win(rows.get(LOOKAHEAD))} | {_win(vs)} |")
+    out += ["", "Play in mirror games (`canasta-lab profile V -s reference -s expert --mirror`): hands a game, turns "
+            "a hand, the share of hands ended by going out, by the stock and by the turn cap, and canastas a side "
+            "and hand (natural, mixed, wild, sevens):", "",
+            "| preset | player | hands a game | turns a hand | out | stock | cap | natural | mixed | wild | sevens |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in presets:
+        for r in data["presets"][p].get("play", []):
+            out.append(f"| {p} | `{r['strategy']}` | {r['hands_per_game']:.2f} | {r['turns_per_hand']:.1f} | "
+                       f"{r['ended_out']:.3f} | {r['ended_stock']:.3f} | {r['ended_cap']:.3f} | "
+                       f"{r['natural_canastas']:.3f} | {r['mixed_canastas']:.3f} | {r['wild_canastas']:.3f} | "
+                       f"{r['sevens_canastas']:.3f} |")
+    out += ["", "Measured by:", ""]
+    for p in presets:
+        rec = data["presets"][p]
+        cv = rec.get("code_version") or {}
+        version = (f"engine sources {cv.get('engine_sources')}, git {cv.get('git')}" if isinstance(cv, dict)
+                   else str(cv))
+        out.append(f"* {p}: `{rec['command']}` ({version})")
     return "\n".join(out) + "\n"
 
 

@@ -228,8 +228,8 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     that define user strategies, for the command the result and the file record. Everything is
     checked before any game, and nothing is written when a check fails."""
     v = get_variant(variant) if isinstance(variant, str) else variant
-    base = parse_strategy(strategy)
-    opp = parse_strategy(opponent)
+    base = parse_strategy(strategy).at(v)
+    opp = parse_strategy(opponent).at(v)
     dims = parse_knobs(base.spec, [k for k, _ in base.overrides], knobs)
     for c in (base, opp):
         c.refuse_idle(v)
@@ -306,7 +306,7 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
                 warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
                 trial = study.ask()
                 values = {d.knob.name: d.suggest(trial) for d in dims}
-            choice = base.spec.choice(**fixed, **values)
+            choice = base.spec.choice(**fixed, **values).at(v)
             key = tuple(values.values())
             repeat_of = seen.get(key, -1)
             if repeat_of >= 0:  # the same knobs on the same deals: the same games, not played again
@@ -330,7 +330,7 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
             say(trial_line(row, trials, budget, used, best, time.perf_counter() - t0))
         assert best is not None  # at least MIN_TRIALS trials ran
         best_values = tried[best["trial"]]
-        winner = base.spec.choice(**fixed, **best_values)
+        winner = base.spec.choice(**fixed, **best_values).at(v)
         same_as_default = bool(np.array_equal(default_choice.params, opp.params)) and \
             default_choice.spec.functions() == opp.spec.functions()
         say(f"confirming trial {best['trial']} ({winner.label}) on fresh deals (seed {confirm_seed}, which no trial "

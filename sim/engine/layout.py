@@ -8,7 +8,7 @@ show the names. Few arrays, many columns: docs/performance.md says why.
 from enum import IntEnum
 
 from .contract import *  # noqa: F403  (one namespace for the engine: layout.X is contract.X or the engine's own)
-from .contract import MAXS, NCK, NK, NMF, NR, OB_MELDS, CanastaKind
+from .contract import MAXS, NCK, NK, NMF, NR, OB_KNOWN_LEN, OB_MELDS, CanastaKind
 
 NCKR = len(CanastaKind)  # canasta kinds the hand rows record per side (the kinds some variant plays)
 
@@ -205,5 +205,7 @@ HF = H_SCOUNT + MAXS * NSC
 
 
 def trace_obs_len(maxm: int, nsides: int) -> int:
-    """The part of the observation a trace row keeps: everything up to the last side's melds."""
-    return OB_MELDS + nsides * maxm * NMF
+    """The part of the observation a trace row keeps: all of it but the strategy's scratch space (the melds of
+    every side slot, whatever `nsides`, and the cards known in each hand), so that a strategy's decision can be
+    recomputed from a trace row (sim.analysis.overrides)."""
+    return OB_MELDS + MAXS * maxm * NMF + OB_KNOWN_LEN

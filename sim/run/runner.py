@@ -137,7 +137,7 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | S
         strategies = [strategies]  # one name is one strategy on every seat, not a list of letters
     if not strategies:
         raise ValueError("give at least one strategy (-s NAME)")
-    chosen = tuple(parse_strategy(s) for s in strategies)
+    chosen = tuple(parse_strategy(s).at(v) for s in strategies)  # the knobs left alone: their defaults at v
     for c in chosen:
         c.refuse_idle(v)  # a knob set where it never acts would play exactly as without it
     if len(chosen) > v.players:

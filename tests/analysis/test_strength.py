@@ -1,42 +1,65 @@
-"""Issue 10, part 4: every library strategy's strength against baseline comes from one committed
-measurement (strategies/strength.json) that the CLI and docs/strategies.md show, with its command."""
+"""Issues 10 and 26: every library strategy's strength against the fixed yardstick `reference`, at every preset,
+comes from one committed measurement (strategies/strength.json) that the CLI and docs/strategies.md show, with the
+command of each preset."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from sim.analysis import strength
+from sim.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_measure_plays_each_strategy_against_baseline_and_records_the_command(tmp_path):
+def test_measure_plays_each_strategy_against_reference_and_a_preset_keeps_the_others(tmp_path):
     record = strength.measure("classic-2p", 40, 3, {"random": 20}, names=["aggressive", "random"],
-                              command="canasta-lab strategies --measure classic-2p --games 40 --seed 3")
+                              command="canasta-lab strategies --measure classic-2p --games 40 --seed 3",
+                              profile_games=20)
     rows = strength.by_name(record)
-    assert set(rows) == {"aggressive", "random"}
+    assert set(rows) == {"aggressive", "random"} and record["reference"] == "reference"
     assert rows["aggressive"]["games"] == 40 and rows["random"]["games"] == 20
-    assert rows["random"]["win_high"] < 0.5  # random loses to baseline even in 20 games
+    assert rows["random"]["win_high"] < 0.5  # random loses to reference even in 20 games
     for r in record["rows"]:
-        assert r["win_low"] <= r["win_rate"] <= r["win_high"]
-    strength.write(record, tmp_path / "s.json")
-    assert strength.load(tmp_path / "s.json") == record
-    md = strength.markdown(record)
-    assert record["command"] in md and "| `random` | 20 |" in md
+        assert r["win_low"] <= r["win_rate"] <= r["win_high"] and r["elo_low"] <= r["elo"] <= r["elo_high"]
+    assert [p["strategy"] for p in record["play"]] == ["reference", "expert"]
+    assert all(p["games"] == 20 and abs(p["ended_out"] + p["ended_stock"] + p["ended_cap"] - 1) < 0.01
+               for p in record["play"])
+    path = tmp_path / "s.json"
+    strength.write([record], path)
+    other = {**record, "variant": "boat-2p", "command": "another"}
+    data = strength.write([other], path)
+    assert set(data["presets"]) == {"classic-2p", "boat-2p"} and strength.load(path) == data
+    assert strength.record_for(data, "classic-2p") == record
+    md = strength.markdown(data)
+    assert record["command"] in md and "| classic-2p |" in md and "| boat-2p |" in md
 
 
-def test_the_committed_record_covers_the_whole_library_and_the_docs_show_it():
-    record = strength.load()
-    assert record is not None, "strategies/strength.json is missing: run canasta-lab strategies --measure"
-    assert [r["strategy"] for r in record["rows"]] == strength.library_names()
-    assert record["command"].startswith("canasta-lab strategies --measure ")
+def test_search_is_measured_against_expert_as_well():
+    record = strength.measure("classic-2p", 2, 1, names=["search"], games_for={"search": 2}, profile_games=0)
+    (vs,) = record["versus"]
+    assert vs["strategy"] == "search" and vs["against"] == "expert" and vs["games"] == 2 and record["play"] == []
+
+
+def test_the_committed_record_covers_every_preset_and_the_whole_library_and_the_docs_show_it():
+    data = strength.load()
+    assert data is not None, "strategies/strength.json is missing: run canasta-lab strategies --measure all"
+    assert set(data["presets"]) == set(PRESETS)
+    for name, record in data["presets"].items():
+        assert [r["strategy"] for r in record["rows"]] == strength.library_names(), name
+        assert record["command"].startswith(f"canasta-lab strategies --measure {name} "), name
+        assert [r["against"] for r in record["versus"]] == ["expert"], name
     docs = (ROOT / "docs" / "strategies.md").read_text()
-    assert strength.markdown(record) in docs, "docs/strategies.md: paste `canasta-lab strategies --markdown`"
+    assert strength.markdown(data) in docs, "docs/strategies.md: paste `canasta-lab strategies --markdown`"
 
 
-def test_strategies_command_shows_the_strength_line(cli):
-    out = cli("strategies").stdout
-    assert "strength against baseline" in out and "    strength     win rate" in out
+def test_strategies_variant_shows_the_strength_at_that_preset(cli):
+    out = cli("strategies", "--variant", "boat-4p").stdout
+    assert "strength against reference at boat-4p, from `canasta-lab strategies --measure boat-4p" in out
+    assert "search against expert: Elo" in out and "    strength     Elo" in out
+    assert "reference in mirror play:" in out
+    out = cli("strategies", "--variant", "boat-4p", "--rule", "target_score=3000").stdout
+    assert "strength against" not in out  # measured at the preset, not with house rules
 
 
 def test_measure_options_are_refused_without_measure_and_bad_counts_are_named(cli):

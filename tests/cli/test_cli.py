@@ -25,7 +25,7 @@ def test_strategies_lists_knobs_with_range_default_and_meaning(capsys):
 
 
 @pytest.mark.parametrize("command", ["variants", "strategies", "play", "transcript", "bench", "compare",
-                                     "tournament", "sweep", "rules", "cache", "report"])
+                                     "tournament", "sweep", "rules", "cache", "report", "overrides"])
 def test_every_command_has_help(command, cli):
     r = cli(command, "--help")
     assert r.returncode == 0 and "usage" in r.stdout

@@ -108,7 +108,7 @@ def test_the_issue_sweep_of_min_pile_at_buraco_is_refused(no_game, capsys):
     r = capsys.readouterr()
     assert r.out == ""
     refused_line(r.err.removeprefix("canasta-lab: error: "), "buraco-2p", "min_pile")
-    assert "bu_take, bu_seq, bu_knock, bu_clean" in r.err
+    assert "bu_take, bu_pile, bu_seq, bu_knock, bu_clean" in r.err
 
 
 def test_only_the_knobs_the_user_set_are_judged(no_game):
@@ -151,21 +151,25 @@ def test_a_house_rule_that_adds_or_removes_a_feature_is_judged_by_its_rules():
 # a value far from baseline's default for every knob of the heuristic: where the knob acts, a few games differ
 EXTREME = {"min_pile": 108, "freeze": "always", "hold_black3": "keep", "ask": "never", "answer_max": "no",
            "meld": "pairs", "wilds": "free", "go_out": 20000, "canastas": 20, "natural": 3, "take_top": "always",
-           "wild_meld": "never", "foot": 0, "sevens": "free", "bu_take": 1, "bu_seq": 50, "bu_knock": "indirect",
-           "bu_clean": 3}
+           "wild_meld": "never", "foot": 0, "sevens": "free", "bu_take": "off", "bu_pile": -100, "bu_seq": 50,
+           "bu_knock": "indirect", "bu_clean": 3}
+# a knob reached only with another away from its default (bu_pile decides only the piles bu_take leaves to it):
+# compared with that other setting alone
+WITH = {"bu_pile": {"bu_take": "off"}}
 GAMES = 6
 
 
 @cache
-def games_of(variant: str, knob: str | None) -> tuple[np.ndarray, np.ndarray]:
-    """GAMES games of baseline on every seat (with one knob at its extreme), the check bypassed: the game and
-    hand rows."""
-    c = BASELINE.choice(**({knob: EXTREME[knob]} if knob else {}))
-    return run_chunk(Job(PRESETS[variant], (c,), 3), 0, GAMES, True)
+def games_of(variant: str, knob: str | None, base: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """GAMES games of baseline on every seat (with one knob at its extreme, over the settings WITH[base]), the check
+    bypassed: the game and hand rows."""
+    c = BASELINE.choice(**WITH.get(base or "", {}), **({knob: EXTREME[knob]} if knob else {}))
+    return run_chunk(Job(PRESETS[variant], (c.at(PRESETS[variant]),), 3), 0, GAMES, True)
 
 
 def same_games(variant: str, knob: str) -> bool:
-    return all(np.array_equal(a, b) for a, b in zip(games_of(variant, knob), games_of(variant, None), strict=True))
+    return all(np.array_equal(a, b) for a, b in zip(games_of(variant, knob, knob), games_of(variant, None, knob),
+                                                    strict=True))
 
 
 @pytest.mark.parametrize("knob", [k.name for k in BASELINE.knobs])
@@ -214,11 +218,12 @@ def test_strategies_variant_lists_the_knobs_acting_there_with_defaults_and_range
     out = capsys.readouterr().out
     assert "the knobs that act at buraco-2p" in out
     lines = knob_lines(out, "baseline")
-    assert list(lines) == ["wilds", "go_out", "bu_take", "bu_seq", "bu_knock", "bu_clean"]
-    assert "default 2 " in lines["bu_take"] and "accepted: a whole number from 1 to 108" in out
+    assert list(lines) == ["wilds", "go_out", "bu_take", "bu_pile", "bu_seq", "bu_knock", "bu_clean"]
+    assert "default 2 " in lines["bu_take"] and "accepted: off or a whole number from 2 to 108" in out
     assert "never acting at buraco-2p (refused there): min_pile, freeze" in out
-    expert = out.split("\nexpert: ")[1]
-    assert "at buraco-2p it plays as baseline" in expert.split("\nsearch: ")[0]
+    freezer = out.split("\nfreezer: ")[1]
+    assert "at buraco-2p it plays as baseline" in freezer.split("\ncautious: ")[0]
+    assert "default -24 " in knob_lines(out, "expert")["bu_pile"]  # expert's own default for buraco-2p
     assert "strength" not in out  # measured at classic-4p: nothing to say of Buraco
 
     assert main(["strategies", "--variant", "classic-2p"]) == 0

@@ -20,7 +20,7 @@ from sim.engine import layout as L
 from strategies import REGISTRY, StrategyError, parse_strategy
 from strategies.heuristic import heuristic_decide_nb
 from strategies.library import BASELINE
-from strategies.search import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, search_decide_nb
+from strategies.search import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, K_SAMPLES, ROLLOUTS, search_decide_nb
 from tests.decisions import decisions
 
 FAST = "search:samples=2"
@@ -111,10 +111,13 @@ def test_the_confidence_knob_reaches_the_kernel():
 
 
 def test_search_knobs_are_checked():
-    assert parse_strategy("search").knob_values() == {"samples": DEFAULT_SAMPLES, "confidence": DEFAULT_CONFIDENCE}
+    assert parse_strategy("search").knob_values() == {"samples": DEFAULT_SAMPLES, "confidence": DEFAULT_CONFIDENCE,
+                                                      "budget": 0, "rollout": ROLLOUTS.index("baseline")}
+    assert parse_strategy("search:rollout=expert").label == "search:rollout=expert"
     assert parse_strategy("search:samples=40").knob_values()["samples"] == 40
     for bad in ("search:samples=0", "search:samples=2.5", f"search:samples={10 ** 6}", "search:depth=3",
-                "search:samples=many", "search:confidence=-1", "search:confidence=11"):
+                "search:samples=many", "search:confidence=-1", "search:confidence=11", "search:rollout=search",
+                "search:rollout=reference", "search:budget=-1", "search:budget=1.5"):
         with pytest.raises(StrategyError):
             parse_strategy(bad)
 
@@ -124,7 +127,7 @@ def test_search_travels_to_worker_processes_by_name():
     assert pickle.loads(pickle.dumps(spec)) is spec
     choice = parse_strategy("search:samples=3")
     back = pickle.loads(pickle.dumps(choice))
-    assert back.spec is spec and back.params[0] == 3
+    assert back.spec is spec and back.params[K_SAMPLES] == 3
 
 
 def test_search_never_leaves_the_hidden_cards_it_was_dealt_in_the_observation():

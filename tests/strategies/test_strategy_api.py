@@ -32,7 +32,7 @@ def py(fn):
 @pytest.mark.parametrize("table", [B.KNOBS, H.KNOBS, S.KNOBS], ids=["buraco", "heuristic", "search"])
 def test_knob_slots_follow_the_order_of_declaration(table):
     assert [k.slot for k in table.knobs] == list(range(table.first, table.first + len(table.knobs)))
-    assert table.next == table.first + len(table.knobs) <= USER_SLOT0
+    assert table.next == table.first + len(table.knobs) <= table.end
 
 
 def test_the_heuristic_family_shares_one_knob_vector_without_overlap():
@@ -46,10 +46,23 @@ def test_the_heuristic_family_shares_one_knob_vector_without_overlap():
 
 @pytest.mark.parametrize("name", sorted(BUILT_IN))
 def test_every_built_in_strategys_knob_slots_are_unique_and_below_the_user_slots(name):
+    """Below USER_SLOT0, where a user strategy's own begin; search's own lie above, as its rollout player's knob
+    vector takes the slots below (and no user strategy may build on search)."""
     slots = [k.slot for k in REGISTRY[name].knobs]
     assert len(slots) == len(set(slots))
-    assert all(0 <= s < USER_SLOT0 for s in slots)
+    if name == "search":
+        assert all(USER_SLOT0 <= s < C.NPRM for s in slots)
+    else:
+        assert all(0 <= s < USER_SLOT0 for s in slots)
     assert USER_SLOT0 < C.NPRM
+
+
+def test_no_user_strategy_builds_on_search_whose_own_knobs_take_the_user_slots():
+    from strategies.user import user_strategy
+
+    with pytest.raises(StrategyError, match="'search' keeps knobs of its own from knobs\\[USER_SLOT0\\].*one of: "
+                                            "random, baseline"):
+        user_strategy("over-search", base="search")
 
 
 def test_the_kernels_read_their_knobs_by_the_declared_slots():
@@ -85,8 +98,18 @@ def test_a_knob_table_refuses_a_name_twice_and_a_slot_past_its_end():
         KnobTable(end=C.NPRM + 1)
 
 
-def test_search_rollouts_play_baseline_as_registered():
-    assert np.array_equal(S.ROLLOUT_KNOBS, BASELINE.params())
+def test_search_rollouts_play_the_rollout_player_with_its_knobs_at_the_variant():
+    """search's knob vector holds its rollout player's, at the variant played, below USER_SLOT0."""
+    from sim.rules import get_variant
+    from strategies import REGISTRY, parse_strategy
+    from strategies.knobs import USER_SLOT0
+
+    for name in ("classic-4p", "boat-4p", "buraco-2p"):
+        v = get_variant(name)
+        assert np.array_equal(parse_strategy("search").at(v).params[:USER_SLOT0], BASELINE.params(v=v)[:USER_SLOT0])
+        expert = parse_strategy("search:rollout=expert").at(v).params[:USER_SLOT0]
+        assert np.array_equal(expert, REGISTRY["expert"].params(v=v)[:USER_SLOT0])
+    assert all(k.slot >= USER_SLOT0 for k in S.KNOBS.knobs)
 
 
 # Accessors ------------------------------------------------------------------------------------------------------
