@@ -68,9 +68,9 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what static tools see: the same names, imported eagerly
     from sim import plots, stats  # noqa: F401
     from sim.analysis.compare import compare, tournament  # noqa: F401
+    from sim.analysis.overrides import overrides  # noqa: F401
     from sim.analysis.profile import profile  # noqa: F401
     from sim.analysis.sweep import sweep  # noqa: F401
-    from sim.analysis.overrides import overrides  # noqa: F401
     from sim.analysis.trace import trace_decisions  # noqa: F401
     from sim.analysis.tune import tune  # noqa: F401
     from sim.records import tidy  # noqa: F401

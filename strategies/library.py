@@ -50,9 +50,10 @@ CAUTIOUS = register(BASELINE.with_defaults(
     "three-card melds, keeps black threes, takes only piles of 5 or more and goes out only when not behind",
     ask="always", answer_max=50, wilds="save", meld="three", hold_black3="keep", min_pile=5, go_out=0))
 
-# Tuned by `canasta-lab tune` against `reference`, one family at a time on that family's own games (the command of
-# each, and its confirmation on 20,000 fresh games, in EXPERT_TUNED); the Classic family's defaults hold at every
-# other preset. `canasta-lab strategies --variant V` shows the defaults expert plays at V.
+# Tuned by `canasta-lab tune` against `reference`, one family at a time on that family's own games, then at the
+# presets where the family's values measured short (the command of each, and its confirmation on 20,000 fresh
+# games, in EXPERT_TUNED); the defaults for every variant are Classic for four's. `canasta-lab strategies --variant V`
+# shows the defaults expert plays at V.
 EXPERT_TUNING = ("canasta-lab tune baseline --vs baseline --knobs min_pile=0..15,freeze=0..30,hold_black3=0..20,"
                  "ask=0..15,answer_max=0..300,meld,wilds,go_out=0..1500,canastas=0..4,natural=3..9 "
                  "--budget 800000 --variant classic-4p --seed 1 --name expert")
@@ -60,15 +61,31 @@ _TUNE = ("canasta-lab tune baseline --vs reference --knobs {knobs} --budget 3000
          "--confirm 20000 --name expert")
 _CANASTA = "min_pile=0..15,freeze=0..30,hold_black3=0..20,ask=0..15,answer_max=0..300,meld,wilds,go_out=0..1500," \
            "canastas=0..4,natural=3..9"
+_ALONE = _CANASTA.replace(",ask=0..15,answer_max=0..300", "")  # the Canasta knobs where no partner is asked
 _BURACO = "wilds,go_out=0..1500,bu_take=2..12,bu_pile=-100..300,bu_seq,bu_knock,bu_clean"
 EXPERT_TUNED: dict[str, tuple[str, str, dict[str, str | float]]] = {
     # family or preset: (the command, its confirmation against reference on fresh deals, the tuned defaults)
     "classic": (EXPERT_TUNING, "classic-4p, 200,000 games: win rate 0.575 [0.573, 0.577], Elo +52.5 [+51.3, +53.7]",
                 {}),
-    "classic-2p": (_TUNE.format(knobs=_CANASTA.replace(",ask=0..15,answer_max=0..300", ""), variant="classic-2p"),
+    "classic-2p": (_TUNE.format(knobs=_ALONE, variant="classic-2p"),
                    "classic-2p: win rate 0.564 [0.558, 0.570], Elo +44.6 [+40.1, +49.2]",
                    dict(min_pile=3, freeze="never", hold_black3="throw", meld="all", wilds="save", go_out="asap",
                         canastas=1, natural=5)),
+    "classic-3p": (_TUNE.format(knobs=_ALONE, variant="classic-3p"),
+                   "classic-3p: win rate 0.622 [0.617, 0.626], Elo +86.2 [+82.7, +89.8]",
+                   dict(min_pile=0, freeze="never", hold_black3="throw", meld="all", wilds="save", go_out="asap",
+                        canastas=0, natural="off")),
+    "classic-6p": (_TUNE.format(knobs=_CANASTA, variant="classic-6p"),
+                   "classic-6p: win rate 0.619 [0.613, 0.624], Elo +84.0 [+79.8, +88.2]",
+                   dict(min_pile=1, freeze=25, hold_black3="throw", ask="always", answer_max=270, meld="all",
+                        wilds="free", go_out="asap", canastas=1, natural=6)),
+    # take_top fixed to useful: with take_top=always (the tuner's first pick, +511 Elo against reference) two
+    # experts take the top discard from each other for ever, every hand of their mirror games ending at the turn cap
+    "house-001-2p": (_TUNE.replace("baseline", "baseline:take_top=useful", 1).format(knobs=_ALONE,
+                                                                                     variant="house-001-2p"),
+                     "house-001-2p: win rate 0.889 [0.885, 0.894], Elo +362.1 [+354.7, +369.8]",
+                     dict(min_pile=3, freeze=3, hold_black3=3, meld="pairs", wilds="save", go_out=1313, canastas=3,
+                          natural="off", take_top="useful")),
     "house-001": (_TUNE.format(knobs=_CANASTA + ",take_top", variant="house-001-4p"),
                   "house-001-4p: win rate 0.575 [0.570, 0.581], Elo +52.8 [+48.8, +56.8]",
                   dict(min_pile=0, freeze=22, hold_black3="throw", ask="never", answer_max="yes", meld="all",
@@ -85,8 +102,7 @@ EXPERT_TUNED: dict[str, tuple[str, str, dict[str, str | float]]] = {
                 "pennies-6p: win rate 0.612 [0.606, 0.618], Elo +79.2 [+75.0, +83.5]",
                 dict(min_pile=3, freeze=20, hold_black3="throw", ask=8, answer_max="yes", meld="all", wilds="save",
                      go_out="asap", canastas=3, natural=3, wild_meld=3, foot=774, sevens="free")),
-    "railroad": (_TUNE.format(knobs=_CANASTA.replace(",ask=0..15,answer_max=0..300", "")
-                              + ",wild_meld,foot=0..1000,sevens", variant="railroad-4p"),
+    "railroad": (_TUNE.format(knobs=_ALONE + ",wild_meld,foot=0..1000,sevens", variant="railroad-4p"),
                  "railroad-4p: win rate 0.746 [0.741, 0.750], Elo +186.8 [+182.4, +191.2]",
                  dict(min_pile=5, freeze="always", hold_black3="throw", meld="three", wilds="save", go_out="asap",
                       canastas=0, natural=9, wild_meld=5, foot=98, sevens="build")),
@@ -98,12 +114,17 @@ EXPERT_TUNED: dict[str, tuple[str, str, dict[str, str | float]]] = {
                   "buraco-4p: win rate 0.536 [0.530, 0.542], Elo +25.1 [+20.7, +29.6]",
                   dict(wilds="save", go_out="asap", bu_take="off", bu_pile=-14, bu_seq=-24, bu_knock="direct",
                        bu_clean=12)),
+    "railroad-2p": (_TUNE.format(knobs=_ALONE + ",wild_meld,foot=0..1000,sevens", variant="railroad-2p"),
+                    "railroad-2p: win rate 0.853 [0.848, 0.858], Elo +305.1 [+298.5, +311.8]",
+                    dict(min_pile=5, freeze="always", hold_black3=6, meld="pairs", wilds="save", go_out="asap",
+                         canastas=1, natural="off", wild_meld=4, foot=704, sevens="build")),
 }
 EXPERT = register(BASELINE.with_defaults(
     "expert",
-    "baseline tuned against reference for each variant family on its own games (strategies/library.py, "
-    "EXPERT_TUNED): at Classic it freezes piles of 20 or more once the opponents have opened, throws black threes "
-    "at once, never asks and answers no; `canasta-lab strategies --variant V` shows its defaults at V",
+    "baseline tuned against reference for each variant family on its own games, and for the player counts where "
+    "the family's values did not carry (strategies/library.py, EXPERT_TUNED): at Classic for four it freezes piles "
+    "of 20 or more once the opponents have opened, throws black threes at once, never asks and answers no; "
+    "`canasta-lab strategies --variant V` shows its defaults at V",
     at={family: tuned for family, (_, _, tuned) in EXPERT_TUNED.items() if tuned},
     min_pile=3, freeze=20, hold_black3="throw", ask="never", answer_max="no", meld="all", wilds="save",
     go_out="asap", canastas=1, natural="off"))

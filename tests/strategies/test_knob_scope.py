@@ -224,7 +224,7 @@ def test_strategies_variant_lists_the_knobs_acting_there_with_defaults_and_range
     freezer = out.split("\nfreezer: ")[1]
     assert "at buraco-2p it plays as baseline" in freezer.split("\ncautious: ")[0]
     assert "default -24 " in knob_lines(out, "expert")["bu_pile"]  # expert's own default for buraco-2p
-    assert "strength" not in out  # measured at classic-4p: nothing to say of Buraco
+    assert "strength against reference at buraco-2p" in out  # the record of that preset, not another's
 
     assert main(["strategies", "--variant", "classic-2p"]) == 0
     lines = knob_lines(capsys.readouterr().out, "baseline")

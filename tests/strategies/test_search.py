@@ -138,3 +138,20 @@ def test_search_never_leaves_the_hidden_cards_it_was_dealt_in_the_observation():
     search_decide_nb(d.S.ru, obs, opts, d.n, parse_strategy(FAST).params)
     assert np.array_equal(obs[:len(obs) - L.OB_SCRATCH], d.obs[:len(obs) - L.OB_SCRATCH])
     assert np.array_equal(opts, d.opts)
+
+
+def test_the_rollout_knob_puts_the_lookahead_on_top_of_another_fast_player():
+    """rollout=expert: expert plays the rollouts and gives search its default choices, with expert's own defaults at
+    the variant (at boat-4p far from baseline's), so the games differ from search over baseline (the knob vector
+    it reads: tests/strategies/test_strategy_api.py)."""
+    a = play("boat-4p", ["search:samples=2", "baseline"], games=2, seed=4).games
+    b = play("boat-4p", ["search:samples=2,rollout=expert", "baseline"], games=2, seed=4).games
+    assert not a.equals(b)
+
+
+def test_search_plays_the_same_games_with_a_budget_that_is_never_reached():
+    a = play("classic-2p", ["search:samples=4", "baseline"], games=1, seed=6).games
+    b = play("classic-2p", ["search:samples=4,budget=100000", "baseline"], games=1, seed=6).games
+    c = play("classic-2p", ["search:samples=4,budget=2", "baseline"], games=1, seed=6).games
+    pd.testing.assert_frame_equal(a.drop(columns=["strategy_0"]), b.drop(columns=["strategy_0"]))
+    assert not a.drop(columns=["strategy_0"]).equals(c.drop(columns=["strategy_0"]))
