@@ -58,6 +58,8 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")  # a strategy name and 
 NUMBER = "N"  # the choice "a number" beside a knob's named values (freeze: never, always or N)
 RANGE_SEP = ".."  # --knobs freeze=0..30 narrows a knob's numeric range
 ROW, OPP = "tuned", "opponent"  # the two sides of every match, whatever their strategies are called
+MIRROR_GAMES = 200  # games of a candidate winner against itself, on the confirmation's deals
+MAX_MIRROR_CAPPED = 0.01  # more hands than this ending at the turn cap in them: not taken
 TRIAL_COLUMNS = ("win_rate", "win_low", "win_high", "margin", "margin_low", "margin_high", "elo", "elo_low", "elo_high")
 
 
@@ -186,6 +188,7 @@ class TuneResult:
     sampler: str
     saved: Path | None = None
     wall_seconds: float = 0.0
+    skipped: tuple[tuple[int, float], ...] = ()  # better trials not taken: (trial, share of mirror hands capped)
     meta: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -329,6 +332,20 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
             tried.append(values)
             say(trial_line(row, trials, budget, used, best, time.perf_counter() - t0))
         assert best is not None  # at least MIN_TRIALS trials ran
+        # a setting whose own games run to the turn cap (two such players pass a card to and fro for ever) may beat
+        # the opponent and still is no strategy: the best trial that ends its mirror games is taken
+        skipped: list[tuple[int, float]] = []
+        for row in sorted((r for r in rows if r["repeat_of"] < 0), key=lambda r: (-r["win_rate"], r["trial"])):
+            share = mirror_capped(v, base.spec.choice(**fixed, **tried[row["trial"]]).at(v), confirm_seed)
+            if share <= MAX_MIRROR_CAPPED:
+                best = row
+                break
+            skipped.append((int(row["trial"]), share))
+            say(f"trial {row['trial']} ({row['setting']}) not taken: {share:.1%} of the hands of its games against "
+                f"itself end at the turn cap")
+        else:  # every setting tried plays its own games to the cap: the best is kept, and said to loop
+            say("every trial's games against itself end at the turn cap; the best in the search is kept")
+            skipped = skipped[1:]
         best_values = tried[best["trial"]]
         winner = base.spec.choice(**fixed, **best_values).at(v)
         same_as_default = bool(np.array_equal(default_choice.params, opp.params)) and \
@@ -351,7 +368,7 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     result = TuneResult(
         variant=v.name, strategy=base.label, opponent=opp.label, knobs=tuple(d.knob.name for d in dims), seed=seed,
         confirm_seed=confirm_seed, budget=budget, trial_games=trial_games, trials=trials_df,
-        best_trial=int(best["trial"]), best=best_values, best_label=winner.label, search=search,
+        best_trial=int(best["trial"]), best=best_values, best_label=winner.label, search=search, skipped=tuple(skipped),
         default_search=default_search, confirm_games=confirm, confirm_default=vs_default, confirm_opponent=vs_opp,
         opponent_is_default=same_as_default, spec=base.spec.with_defaults(name, text, **spec_kw), command=command,
         sampler=sampler_text,
@@ -434,10 +451,20 @@ def confirm_command(r: TuneResult, against: str) -> str:
     return shlex.join(parts)
 
 
+def mirror_capped(v: Variant, choice: StrategyChoice, seed: int, games: int = MIRROR_GAMES) -> float:
+    """The share of hands that end at the turn cap when `choice` plays every seat."""
+    from sim.records.results import play
+
+    g = play(v, [choice], games=games, seed=seed, workers=1).games
+    return float(g["capped_hands"].sum()) / float(g["n_hands"].sum())
+
+
 def result_lines(r: TuneResult) -> list[str]:
     """The outcome as a person reads it: the winner, its in-search and confirmed figures, the file."""
     s, cd, co = r.search, r.confirm_default, r.confirm_opponent
-    lines = [f"best of {len(r.trials)} trials: trial {r.best_trial}, {r.best_label}",
+    lines = [f"trial {t} did better but was not taken: {share:.1%} of the hands of its games against itself end at "
+             f"the turn cap" for t, share in r.skipped]
+    lines += [f"best of {len(r.trials)} trials: trial {r.best_trial}, {r.best_label}",
              f"  in the search ({r.trial_games} games on the search deals, seed {r.seed}) against {r.opponent}: "
              f"{_h2h(s)}"]
     if r.default_search is not None and r.best_trial == 0:

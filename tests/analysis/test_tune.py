@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import sim.analysis.tune as T
-from sim import Experiment, compare, play
+from sim import Experiment, compare, get_variant, play
 from sim.cli import build_parser, main
 from strategies import REGISTRY, load_file, parse_strategy
 
@@ -197,3 +197,20 @@ def test_the_help_states_the_defaults_the_tuner_uses():
     assert f"at least {T.MIN_TRIALS}, at most {T.TRIALS_PER_KNOB} per knob" in helps["trials"]
     assert f"at least {T.MIN_DEFAULT_CONFIRM}" in helps["confirm"] and "a quarter" in helps["confirm"]
     assert f"seed + {T.CONFIRM_SEED_OFFSET}" in helps["seed"] and T.CONFIRM_SHARE == 4
+
+
+def test_a_setting_whose_own_games_run_to_the_turn_cap_is_not_taken(tmp_path, names):
+    """At house-001-2p, `take_top=always` (with the other knobs the tuner first found there) beats reference, but two
+    such players take the top discard from each other for ever: every hand of their games ends at the turn cap.
+    The tuner takes the best trial that ends its own games, and says which it passed over."""
+    names.append("test-tuned-cap")
+    looping = "baseline:min_pile=3,freeze=20,hold_black3=4,meld=three,go_out=610,canastas=4,natural=8"  # issue 26
+    r = T.tune("house-001-2p", looping, "reference", "take_top", budget=600, seed=1, confirm=200, workers=1,
+               name="test-tuned-cap", trials=5)
+    always = [int(t) for t in r.trials.loc[r.trials["take_top"] == "always", "trial"] if
+              r.trials.loc[int(t), "repeat_of"] < 0]
+    assert always and r.trials.loc[always[0], "win_rate"] == r.trials["win_rate"].max()  # the best in the search
+    assert "take_top=always" not in r.best_label and [t for t, _ in r.skipped] == always[:1]
+    assert r.skipped[0][1] > 0.9 and "did better but was not taken" in r.table()
+    assert T.mirror_capped(get_variant("house-001-2p"), parse_strategy(r.best_label).at(get_variant("house-001-2p")),
+                           r.confirm_seed) <= T.MAX_MIRROR_CAPPED
