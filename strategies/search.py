@@ -141,6 +141,16 @@ def paired_nb(m, k, j, i):
 
 
 @njit(cache=True)
+def live_nb(alive, skip):
+    """How many options are still played out, option `skip` aside (-1: none aside)."""
+    c = 0
+    for j in range(alive.shape[0]):
+        if alive[j] and j != skip:
+            c += 1
+    return c
+
+
+@njit(cache=True)
 def search_decide_nb(R, obs, opts, n, prm):
     knobs = prm.copy()  # the rollout player's knobs below USER_SLOT0 (search's own above, which it ignores)
     policy = heuristic_decide_nb(R, obs, opts, n, knobs)
@@ -163,11 +173,7 @@ def search_decide_nb(R, obs, opts, n, prm):
                     alive[j] = False
                     break
     pol = rep[policy]
-    others = 0
-    for j in range(n):
-        if alive[j] and j != pol:
-            others += 1
-    if others == 0:  # nothing to compare: one option, or only discards equivalent to the policy's
+    if live_nb(alive, pol) == 0:  # nothing to compare: one option, or only discards equivalent to the policy's
         return policy
     S = new_state(R)
     W = new_state(R)
@@ -180,10 +186,7 @@ def search_decide_nb(R, obs, opts, n, prm):
     cap = prm[K_BUDGET]
     done = 0
     for k in range(samples):
-        live = 0
-        for j in range(n):
-            if alive[j]:
-                live += 1
+        live = live_nb(alive, -1)
         if cap > 0 and k >= MIN_CAPPED and done + live > cap:
             samples = k  # the rollout budget is spent: decide on the samples played
             break
@@ -207,13 +210,10 @@ def search_decide_nb(R, obs, opts, n, prm):
             for j in range(n):
                 if alive[j] and m[:k + 1, j].sum() > m[:k + 1, lead].sum():
                     lead = j
-            others = 0
             for j in range(n):
                 if alive[j] and j != lead and j != pol and paired_nb(m, k + 1, j, lead)[1] < -PRUNE_Z:
                     alive[j] = False
-                if alive[j] and j != pol:
-                    others += 1
-            if others == 0:  # every other option dropped: the rollout player's choice stands
+            if live_nb(alive, pol) == 0:  # every other option dropped: the rollout player's choice stands
                 samples = k + 1
                 break
     # the best mean among the options that beat baseline's choice with the confidence asked

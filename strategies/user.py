@@ -33,6 +33,11 @@ from .knobs import (  # a user strategy's own knobs are knobs[20], knobs[21], ..
 __all__ = ["DEFER", "USER_SLOT0", "user_strategy"]
 
 
+def _leaves_user_slots(spec: StrategySpec) -> bool:
+    """The strategy's knob vector leaves knobs[USER_SLOT0:] free (not search: its own knobs are there)."""
+    return spec.complete is None and all(k.slot < USER_SLOT0 for k in spec.knobs)
+
+
 def user_strategy(name: str, base: str = "baseline", description: str = "",
                   knobs: Sequence[tuple] = ()) -> Callable[[Callable], StrategySpec]:
     """Decorator: compile `fn` with the strategy signature and register it under `name`.
@@ -50,9 +55,8 @@ def user_strategy(name: str, base: str = "baseline", description: str = "",
     if len(knobs) > NPRM - USER_SLOT0:
         raise StrategyError(f"a user strategy has at most {NPRM - USER_SLOT0} knobs of its own")
     b = REGISTRY[base]
-    if any(k.slot >= USER_SLOT0 for k in b.knobs) or b.complete is not None:
-        bases = ", ".join(n for n, s in REGISTRY.items()
-                          if not s.is_user and s.complete is None and all(k.slot < USER_SLOT0 for k in s.knobs))
+    if not _leaves_user_slots(b):
+        bases = ", ".join(n for n, s in REGISTRY.items() if not s.is_user and _leaves_user_slots(s))
         raise StrategyError(f"{base!r} keeps knobs of its own from knobs[USER_SLOT0], where {name!r}'s would go; "
                             f"a user strategy's base is one of: {bases}")
     if any(len(k) not in (5, 6) for k in knobs):
