@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from sim.engine.contract import (
+    DP_ANSWER,
     DP_DISCARD,
     DP_DRAW,
     MAXP,
@@ -193,7 +194,14 @@ def search_decide_nb(R, obs, opts, n, prm):
         done += live
         sample_nb(R, obs, S, seed0 + k)
         if S.st[S_ERR] != 0:
-            raise ValueError("search: no state matches the observation (an engine bug)")
+            if dp != DP_ANSWER:
+                raise ValueError("search: no state matches the observation (an engine bug)")
+            # an answer: no deal of the sampler's tries let the asker go out (a long hand that can go out is a
+            # rare deal); the samples played decide, or with fewer than two the rollout player's answer stands
+            if k < MIN_CAPPED:
+                return policy
+            samples = k
+            break
         for j in range(n):
             for c in range(OPT_FIELDS):
                 S.opts[j, c] = opts[j, c]

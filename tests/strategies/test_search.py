@@ -20,7 +20,7 @@ from sim.engine import layout as L
 from strategies import REGISTRY, StrategyError, parse_strategy
 from strategies.heuristic import heuristic_decide_nb
 from strategies.library import BASELINE
-from strategies.search import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, K_SAMPLES, ROLLOUTS, search_decide_nb
+from strategies.search import DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, K_SAMPLES, ROLLOUTS, SEED_SHIFT, search_decide_nb
 from tests.decisions import decisions
 
 FAST = "search:samples=2"
@@ -155,3 +155,33 @@ def test_search_plays_the_same_games_with_a_budget_that_is_never_reached():
     c = play("classic-2p", ["search:samples=4,budget=2", "baseline"], games=1, seed=6).games
     pd.testing.assert_frame_equal(a.drop(columns=["strategy_0"]), b.drop(columns=["strategy_0"]))
     assert not a.drop(columns=["strategy_0"]).equals(c.drop(columns=["strategy_0"]))
+
+
+def test_an_answer_no_deal_explains_is_the_rollout_players_answer():
+    """At an answer the asker could go out, so the sampler deals it hands until one could (rejection sampling); a
+    long hand that can go out is a rare deal, and none may come in the sampler's tries (classic-6p, game 172 of
+    `search:rollout=expert` against expert, seed 1: an asker with 12 cards). search then answers as its rollout
+    player does, where it used to stop the run with "no state matches the observation"."""
+    from sim.analysis.trace import trace_decisions
+    from sim.engine.planning import S_ERR, new_state, sample_nb
+    from sim.rules import pack
+
+    v = get_variant("classic-6p")
+    players = [parse_strategy(s).at(v) for s in ("search:rollout=expert", "expert")]
+    t = trace_decisions(v, players, 1, 1, traced=(0,), points=(L.DP_ANSWER,), first=172)
+    R = pack(v)
+    unexplained = 0
+    for i in range(len(t)):
+        obs = np.zeros(L.obs_len(int(R[L.R_MAXM])), np.int64)
+        obs[:t.obs.shape[1]] = t.obs[i]
+        S = new_state(R)
+        sample_nb(R, obs, S, int(obs[L.OB_RAND]) << SEED_SHIFT)  # its first sample, as search draws it
+        if S.st[S_ERR] == 0:
+            continue
+        unexplained += 1
+        opts = np.zeros((L.MAXOPT, L.OPT_FIELDS), np.int64)
+        n = int(t.decisions["n"].iat[i])
+        opts[:n] = t.options_of(i)[:, :L.OPT_FIELDS]
+        prm = players[0].params
+        assert search_decide_nb(R, obs, opts, n, prm) == heuristic_decide_nb(R, obs, opts, n, prm.copy())
+    assert unexplained >= 1  # the game still holds such an answer (else pick another: the fallback is untested)
