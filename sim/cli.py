@@ -360,6 +360,31 @@ def cmd_overrides(args: argparse.Namespace) -> None:
         print(wide.to_string(float_format=lambda x: f"{x:.2f}"))
 
 
+def cmd_learn(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from sim.analysis.learn import HELD_OUT, learn_discards, save
+
+    v = get_variant(args.variant, args.players)
+    for s in [args.strategy, *args.against]:
+        parse_strategy(s).refuse_idle(v)
+    if args.out is not None and Path(args.out).exists():
+        raise CliError(f"--out {args.out}: already exists; give a new folder (nothing was written)")
+    r = learn_discards(v, args.strategy, args.against or ["expert"], args.games, args.seed, args.workers)
+    fast = parse_strategy(r.fast).at(v).knob_values()
+    print(f"{v.name}: discard weights learned from {r.player}'s ranked discards against "
+          f"{', '.join(r.opponents)} ({r.decisions} decisions of {r.games - round(r.games * HELD_OUT)} games; "
+          f"`{r.command}`)\n")
+    table = pd.DataFrame({"knob": list(r.weights), "learned": list(r.weights.values()),
+                          r.fast: [fast[k] for k in r.weights]})
+    print(table.to_string(index=False))
+    print(f"\nheld-out games ({r.held_out} decisions): the learned weights pick {r.player}'s card at "
+          f"{r.agree:.3f} of its discards, {r.fast}'s at {r.agree_fast:.3f}")
+    print(f"play them: {r.fast}:{r.setting}")
+    if args.out is not None:
+        print(f"training data and provenance: {save(r, args.out)}")
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     from sim.analysis.bench import bench, cold_start
 
@@ -606,6 +631,21 @@ def build_parser() -> argparse.ArgumentParser:
                                                                   "(default opponent baseline)")
     p.add_argument("--fast", help="the fast player to compare with (default the first strategy's rollout player)")
     p.set_defaults(func=cmd_overrides)
+
+    p = sub.add_parser("learn", help="learn the discard scorer's weights (knobs d_*) from a lookahead player's "
+                                     "choices (scikit-learn, the `learn` extra)")
+    p.add_argument("variant", help="a variant name (see `canasta-lab variants`); not Buraco")
+    p.add_argument("-s", "--strategy", default="search:rollout=expert",
+                   help="the player whose discards are learned (default search:rollout=expert)")
+    p.add_argument("--against", action="append", default=[], metavar="STRATEGY",
+                   help="its opponents (default expert; repeat for more seats)")
+    p.add_argument("--games", type=_positive, required=True, help="games traced; the last fifth measure the weights")
+    p.add_argument("--seed", type=_natural, required=True, help="master seed (non-negative)")
+    p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
+    p.add_argument("--workers", type=_positive, default=1, help="processes tracing games (default 1)")
+    p.add_argument("--out", metavar="FOLDER", help="a new folder for the training data (decisions.parquet) and the "
+                                                   "weights with their provenance (weights.json)")
+    p.set_defaults(func=cmd_learn)
 
     p = sub.add_parser("cache", help="where the compiled engine is kept, and clearing it")
     p.add_argument("--clear", action="store_true", help="remove every compiled version of the engine")

@@ -72,6 +72,7 @@ from sim.engine.contract import (
     OB_SEAT,
     OB_SIDE,
     OB_SMELDED,
+    OB_STOCK_N,
     OB_TOOK,
     OB_TOP_TAKEN,
     OB_TURN,
@@ -93,6 +94,7 @@ from sim.engine.contract import (
     RK_3,
     RK_7,
     RK_JK,
+    SUITS,
     TAKE_M2,
     TAKE_M3,
     add_row,
@@ -105,6 +107,7 @@ from sim.engine.contract import (
     new_naturals,
     new_rank,
     new_wild,
+    ob_known,
     option_card,
     option_kind,
     option_seat,
@@ -228,12 +231,51 @@ K_SEVENS = KNOBS.knob(
     "where sevens make a canasta of their own (Pennies, Railroad): build (keep sevens, never discard one, "
     "lay them towards the sevens canasta) or free (ordinary cards)",
     (("free", SEVENS_FREE), ("build", SEVENS_BUILD)), needs=CANASTA + ("sevens",))
+
+# The discard scorer. An ordinary card (not a wild, a black three or a seven kept for the sevens canasta) is
+# scored by a linear sum of the features below, each with its weight a knob (d_*), so that the weights can be
+# tuned like any knob or learned from the choices of the lookahead player (`canasta-lab learn`,
+# sim.analysis.learn). The defaults are the rules of thumb baseline has always played: the card's value
+# against it, a card an opponent could lay off on an unfrozen pile far down, pairs kept, a card of an own
+# meld and one already seen going in a little up. discard_features_nb computes them for the kernel and for
+# the learner alike.
+DF_VALUE, DF_DANGER, DF_OWN, DF_PAIRS, DF_SEEN, DF_NEXT_DANGER, DF_NEXT_HOLDS, DF_NEXT_PAIR, DF_PILE_RISK, \
+    DF_DEAD, DF_SINGLE, DF_LATE = range(12)
+N_DFEAT = 12
+LATE_STOCK = 10  # a hand with this few stock cards left is near its end: what is held will count against
+DISCARD_FEATURES = ("value", "danger", "own", "pairs", "seen", "next_danger", "next_holds", "next_pair", "pile_risk",
+                    "dead", "single", "late")
+_D = "discard scorer (an ordinary card): weight of "
+K_D0 = KNOBS.knob("d_value", -1000, 1000, -1, _D + "the card's point value", whole=False, needs=CANASTA)
+KNOBS.knob("d_danger", -1000, 1000, -100, _D + "the opponent sides with a meld of its rank while the pile is not "
+           "frozen", whole=False, needs=CANASTA)
+KNOBS.knob("d_own", -1000, 1000, 5, _D + "'the own side has a meld of its rank'", whole=False, needs=CANASTA)
+KNOBS.knob("d_pairs", -1000, 1000, -15, _D + "the other cards of its rank in hand (0 for a single card)",
+           whole=False, needs=CANASTA)
+KNOBS.knob("d_seen", -1000, 1000, 8, _D + "'a card of its kind has gone into the pile since it was last taken'",
+           whole=False, needs=CANASTA)
+# the next player is the one who may take the pile with this card on top
+KNOBS.knob("d_next_danger", -1000, 1000, 0, _D + "'the next player's side has a meld of its rank and the pile is not "
+           "frozen' (the next player could lay it off and take the pile)", whole=False, needs=CANASTA)
+KNOBS.knob("d_next_holds", -1000, 1000, 0, _D + "'the next player is known to hold a card of its rank' (taken with "
+           "a pile and not seen leave)", whole=False, needs=CANASTA)
+KNOBS.knob("d_next_pair", -1000, 1000, 0, _D + "'the next player is known to hold two or more of its rank' (a "
+           "natural pair takes even a frozen pile)", whole=False, needs=CANASTA)
+KNOBS.knob("d_pile_risk", -1000, 1000, 0, _D + "the pile's size where the next player could take it with the card "
+           "(next_danger or next_pair)", whole=False, needs=CANASTA)
+KNOBS.knob("d_dead", -1000, 1000, 0, _D + "the cards of its rank seen going into the pile", whole=False,
+           needs=CANASTA)
+KNOBS.knob("d_single", -1000, 1000, 0, _D + "'it is the only card of its rank in hand'", whole=False,
+           needs=CANASTA)
+KNOBS.knob("d_late", -1000, 1000, 0, _D + f"the card's point value late in the hand (at most {LATE_STOCK} stock "
+           f"cards left, or an opponent threatening to go out)", whole=False, needs=CANASTA)
 FAMILY_KNOBS = KNOBS.knobs + B.KNOBS.knobs  # the knobs of baseline and its relatives, in this order
 # a hand this long is one no stock end will finish (Boat turns the pile into the stock again): go out when
 # able, take any pile and lay everything, whatever the knobs say (a Classic hand is over long before)
 LONG_HAND = 200
 
 TIER = 1000.0  # discard scores: one tier per kind of card, ranked within the tier
+WITHIN_TIER = 0.45 * TIER  # an ordinary card's score stays within its tier whatever the discard weights
 PLAN = 1e6  # added to an action that keeps a wanted going out (or a started opening) possible
 WORK = W_LEN  # slots of one going-out work area (sim.engine.goout)
 KEEP_CARDS = 2  # an opening that does not go out leaves at least this many cards (one to discard, §1.7)
@@ -799,10 +841,56 @@ def _meld_score_nb(R, obs, opts, i, prm, go_ok):
     return -20.0 + out
 
 
+@strategy_jit
+def ordinary_discard_nb(R, k, prm):
+    """Discarding card kind k is scored by the discard scorer: not a wild, a black three, nor a seven kept for
+    the sevens canasta (sevens=build where sevens make a canasta of their own)."""
+    r = card_rank(k)
+    if is_wild_rank_nb(r) or is_black3_nb(k):
+        return False
+    return not (r == RK_7 and R[R_SEVENS] != 0 and prm[K_SEVENS] == SEVENS_BUILD)
+
+
+@strategy_jit
+def discard_features_nb(R, obs, k, f):
+    """The features of discarding ordinary card kind k (DF_*), written into f (int64[N_DFEAT])."""
+    r = card_rank(k)
+    s = obs[OB_SIDE]
+    pn = obs[OB_PILE_N]
+    nxt = (obs[OB_SEAT] + 1) % obs[OB_PLAYERS]  # play passes to the left (seat + 1)
+    ns = R[R_SEAT_SIDE + nxt]
+    open_pile = obs[OB_FROZEN] == 0
+    danger = 0
+    if open_pile:
+        for t in range(obs[OB_NSIDES]):
+            if t != s and obs[OB_MOR + t * NR + r] >= 0:
+                danger += 1
+    next_danger = 1 if open_pile and ns != s and obs[OB_MOR + ns * NR + r] >= 0 else 0
+    holds = obs[ob_known(obs) + nxt * NR + r]
+    cnt = hand_count(obs, r)
+    dead = 0
+    for su in range(SUITS):
+        dead += obs[OB_PILEK + r * SUITS + su]
+    late = obs[OB_STOCK_N] <= LATE_STOCK or threatened_nb(R, obs)
+    f[DF_VALUE] = R[R_CARDVAL + r]
+    f[DF_DANGER] = danger
+    f[DF_OWN] = 1 if obs[OB_MOR + s * NR + r] >= 0 else 0
+    f[DF_PAIRS] = cnt - 1 if cnt >= 2 else 0
+    f[DF_SEEN] = 1 if obs[OB_PILEK + k] > 0 else 0
+    f[DF_NEXT_DANGER] = next_danger
+    f[DF_NEXT_HOLDS] = 1 if holds >= 1 else 0
+    f[DF_NEXT_PAIR] = 1 if holds >= 2 else 0
+    f[DF_PILE_RISK] = pn if next_danger == 1 or holds >= 2 else 0
+    f[DF_DEAD] = dead
+    f[DF_SINGLE] = 1 if cnt == 1 else 0
+    f[DF_LATE] = R[R_CARDVAL + r] if late else 0
+
+
 @strategy_jit(inline="always")
-def _discard_score_nb(R, obs, k, prm, freeze_now):
+def _discard_score_nb(R, obs, k, prm, freeze_now, f):
     """Tiers: 3 freeze, 2 a black three on a big enough pile, 1 an ordinary card, 0 a held black
-    three, -1 a wild that is not meant to freeze. Within a tier, the least useful card to others."""
+    three, -1 a wild that is not meant to freeze. Within a tier, the least useful card to others; an ordinary
+    card by the discard scorer (its features in f, scratch space), kept within its tier."""
     r = card_rank(k)
     pn = obs[OB_PILE_N]
     if is_wild_rank_nb(r):
@@ -814,22 +902,13 @@ def _discard_score_nb(R, obs, k, prm, freeze_now):
         if h >= 0 and pn >= h:
             return 2 * TIER
         return 0.0
-    if r == RK_7 and R[R_SEVENS] != 0 and prm[K_SEVENS] == SEVENS_BUILD:
-        return 0.0  # kept for the sevens canasta (Railroad; Pennies forbids the discard anyway)
-    s = obs[OB_SIDE]
-    v = -1.0 * R[R_CARDVAL + r]
-    if obs[OB_FROZEN] == 0:
-        for t in range(obs[OB_NSIDES]):
-            if t != s and obs[OB_MOR + t * NR + r] >= 0:
-                v -= 100.0  # the opponents could lay it off and take the pile
-    if obs[OB_MOR + s * NR + r] >= 0:
-        v += 5.0  # opponents seldom collect a rank we hold a meld of
-    cnt = hand_count(obs, r)
-    if cnt >= 2:
-        v -= 15.0 * (cnt - 1)  # keep pairs for taking the pile
-    if obs[OB_PILEK + k] > 0:
-        v += 8.0  # a card already seen going in is safer
-    return TIER + v
+    if not ordinary_discard_nb(R, k, prm):
+        return 0.0  # a seven kept for the sevens canasta (Railroad; Pennies forbids the discard anyway)
+    discard_features_nb(R, obs, k, f)
+    v = 0.0
+    for j in range(N_DFEAT):
+        v += prm[K_D0 + j] * f[j]
+    return TIER + max(-WITHIN_TIER, min(WITHIN_TIER, v))
 
 
 @strategy_jit(inline="always")
@@ -922,7 +1001,7 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
             if option_kind(opts, i) == O_YES:
                 v = 1.0 if hand_points_nb(R, obs) < prm[K_ANSWER_MAX] else -1.0
         elif dp == DP_DISCARD:
-            v = _discard_score_nb(R, obs, option_card(opts, i), prm, freeze_now)
+            v = _discard_score_nb(R, obs, option_card(opts, i), prm, freeze_now, scratch[OB_SCRATCH - N_DFEAT:])
         else:
             v = 0.0
         if v > bestv:

@@ -119,12 +119,47 @@ EXPERT_TUNED: dict[str, tuple[str, str, dict[str, str | float]]] = {
                     dict(min_pile=5, freeze="always", hold_black3=6, meld="pairs", wilds="save", go_out="asap",
                          canastas=1, natural="off", wild_meld=4, foot=704, sevens="build")),
 }
+# The discard weights (knobs d_*) learned from the lookahead's own discards by `canasta-lab learn`, kept at the
+# presets where expert with them beat expert without them head to head on fresh deals (the figures beside them).
+EXPERT_LEARNED: dict[str, tuple[str, str, dict[str, str | float]]] = {
+    # preset: (the command, the check against expert without them, the learned weights)
+    "classic-4p": ("canasta-lab learn classic-4p -s search:rollout=expert --against expert --games 200 --seed 1",
+                   "classic-4p, 4,000 games against expert without them (seed 2): win rate 0.513 [0.501, 0.524], "
+                   "Elo +8.9 [+0.8, +16.9]",
+                   dict(d_value=-0.08611, d_danger=-0.6298, d_own=0.4652, d_pairs=-0.4889, d_seen=0.6974,
+                        d_next_danger=-0.6298, d_next_holds=-0.08183, d_next_pair=0.169, d_pile_risk=-0.1849,
+                        d_dead=0.06087, d_single=1.186, d_late=0.0944)),
+    "classic-3p": ("canasta-lab learn classic-3p -s search:rollout=expert --against expert --games 200 --seed 1",
+                   "classic-3p, 4,000 games against expert without them (seed 2): win rate 0.559 [0.548, 0.569], "
+                   "Elo +41.0 [+33.6, +48.5]",
+                   dict(d_value=-0.05479, d_danger=-0.2436, d_own=-0.008236, d_pairs=-0.4159, d_seen=0.5132,
+                        d_next_danger=0.3392, d_next_holds=0.2298, d_next_pair=0.5025, d_pile_risk=-0.1704,
+                        d_dead=0.03883, d_single=1.245, d_late=0.055)),
+    "house-001-3p": ("canasta-lab learn house-001-3p -s search:rollout=expert --against expert --games 200 --seed 1",
+                     "house-001-3p, 4,000 games against expert without them (seed 2): win rate 0.546 [0.535, 0.557], "
+                     "Elo +32.0 [+24.4, +39.6]",
+                   dict(d_value=-0.05548, d_danger=-0.3301, d_own=0.2392, d_pairs=-0.4451, d_seen=0.5291,
+                        d_next_danger=0.1633, d_next_holds=0.1186, d_next_pair=0.6348, d_pile_risk=-0.1523,
+                        d_dead=0.0554, d_single=1.041, d_late=0.07468)),
+}
+
+
+def _expert_at() -> dict[str, dict[str, str | float]]:
+    """expert's defaults by family or preset: the tuned knobs, and the learned discard weights beside them."""
+    at: dict[str, dict[str, str | float]] = {scope: dict(tuned) for scope, (_, _, tuned) in EXPERT_TUNED.items()
+                                              if tuned}
+    for scope, (_, _, weights) in EXPERT_LEARNED.items():
+        at.setdefault(scope, {}).update(weights)
+    return at
+
+
 EXPERT = register(BASELINE.with_defaults(
     "expert",
     "baseline tuned against reference for each variant family on its own games, and for the player counts where "
-    "the family's values did not carry (strategies/library.py, EXPERT_TUNED): at Classic for four it freezes piles "
+    "the family's values did not carry (strategies/library.py, EXPERT_TUNED), with discard weights learned from the "
+    "lookahead's own discards where they won (EXPERT_LEARNED): at Classic for four it freezes piles "
     "of 20 or more once the opponents have opened, throws black threes at once, never asks and answers no; "
     "`canasta-lab strategies --variant V` shows its defaults at V",
-    at={family: tuned for family, (_, _, tuned) in EXPERT_TUNED.items() if tuned},
+    at=_expert_at(),
     min_pile=3, freeze=20, hold_black3="throw", ask="never", answer_max="no", meld="all", wilds="save",
     go_out="asap", canastas=1, natural="off"))

@@ -25,7 +25,7 @@ from numba import njit
 from sim.engine.contract import DECIDE_SIG, DEFER, NPRM
 
 from . import REGISTRY, StrategyError, StrategySpec, register
-from .knobs import (  # a user strategy's own knobs are knobs[20], knobs[21], ... in the order declared
+from .knobs import (  # a user strategy's own knobs are knobs[USER_SLOT0], knobs[USER_SLOT0 + 1], ... in order
     USER_SLOT0,
     KnobTable,
 )

@@ -139,9 +139,10 @@ class DecisionTrace:
 
 def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int,
                     seed: int = 0, traced: Iterable[int] = (0,), points: Iterable[int] | None = None,
-                    check: bool = False, chunk: int = 10) -> DecisionTrace:
-    """Play `games` games and trace the decisions of the strategies at positions `traced` of the
-    list, at the decision points `points` (layout.DP_*; default all). Same games as `play`."""
+                    check: bool = False, chunk: int = 10, first: int = 0) -> DecisionTrace:
+    """Play `games` games (from game number `first`, so that workers can share a run) and trace the decisions
+    of the strategies at positions `traced` of the list, at the decision points `points` (layout.DP_*; default
+    all). Same games as `play`."""
     from sim.engine.game import play_batch_nb
     from sim.engine.state import new_state
 
@@ -155,10 +156,10 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
     opts: list[np.ndarray] = []
     offs: list[np.ndarray] = []
     cap = 400 * chunk
-    done = 0
+    done = first
     n_opts = 0
-    while done < games:
-        n = min(chunk, games - done)
+    while done < first + games:
+        n = min(chunk, first + games - done)
         while True:
             S = new_state(R, 0, cap)
             S.st[L.S_TRACE_BASE] = base

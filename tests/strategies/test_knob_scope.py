@@ -152,7 +152,10 @@ def test_a_house_rule_that_adds_or_removes_a_feature_is_judged_by_its_rules():
 EXTREME = {"min_pile": 108, "freeze": "always", "hold_black3": "keep", "ask": "never", "answer_max": "no",
            "meld": "pairs", "wilds": "free", "go_out": 20000, "canastas": 20, "natural": 3, "take_top": "always",
            "wild_meld": "never", "foot": 0, "sevens": "free", "bu_take": "off", "bu_pile": -100, "bu_seq": 50,
-           "bu_knock": "indirect", "bu_clean": 3}
+           "bu_knock": "indirect", "bu_clean": 3,
+           # the discard weights, each against its default's direction or far from its 0
+           "d_value": 50, "d_danger": 300, "d_own": -300, "d_pairs": 300, "d_seen": -300, "d_next_danger": 300,
+           "d_next_holds": 300, "d_next_pair": 300, "d_pile_risk": 30, "d_dead": -300, "d_single": -300, "d_late": 50}
 # a knob reached only with another away from its default (bu_pile decides only the piles bu_take leaves to it):
 # compared with that other setting alone
 WITH = {"bu_pile": {"bu_take": "off"}}

@@ -94,7 +94,7 @@ def test_a_knob_table_refuses_a_name_twice_and_a_slot_past_its_end():
     u.knob("x", 0, 1, 0, "x")
     with pytest.raises(StrategyError, match="declared twice"):
         u.knob("x", 0, 1, 0, "x")
-    with pytest.raises(StrategyError, match="within the 32 slots"):
+    with pytest.raises(StrategyError, match=f"within the {C.NPRM} slots"):
         KnobTable(end=C.NPRM + 1)
 
 

@@ -1,0 +1,187 @@
+"""Learning the discard scorer's weights from the lookahead player's own choices (issue 26).
+
+`search` plays out every option of a decision over samples of the hidden cards; a fast player that discarded
+as it does would be near its strength at a thousandth of its cost. The heuristic scores an ordinary discard
+(not a wild, a black three or a kept seven) by a linear sum of features of the card
+(strategies.heuristic.discard_features_nb), its weights the knobs d_*. Here the lookahead player plays traced
+games, every discard it makes among two or more ordinary cards becomes one ranked choice, and a logistic
+regression on the feature differences of the chosen card against each other one (the pairwise form of a
+conditional logit, scikit-learn's LogisticRegression) gives the weights. The games are held out by game: the
+last fifth of them measures how often the learned weights pick the lookahead's card, beside the fast player's
+own weights.
+
+The same command gives the same weights: the games are the trace's (seeded), the fit is deterministic. scikit-learn
+is the optional extra `learn` (pip install -e '.[learn]'); the weights it finds are plain knob values, played by
+the numba kernel with nothing else installed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.analysis.trace import trace_decisions
+from sim.engine import layout as L
+from sim.rules import Variant, get_variant, pack
+from strategies import StrategyChoice, parse_strategy
+
+HELD_OUT = 0.2  # the last fifth of the games measures the weights; the rest fits them
+C_REG = 1.0  # scikit-learn's inverse regularisation strength, on standardised feature differences
+CHUNK = 10  # games a worker traces at a time
+
+
+class LearnError(ValueError):
+    """Nothing to learn from (no ranked discards), or the learner's library is not installed."""
+
+
+@dataclass
+class Learned:
+    """weights: knob name (d_*) -> learned weight; decisions: ranked discards the weights were fitted on;
+    held_out: ranked discards of the held-out games; agree, agree_fast: the share of the held-out discards at
+    which the learned weights and the fast player's own pick the lookahead's card (a card of its rank class);
+    data: one row per ranked option (decision, game, chosen, the features)."""
+
+    variant: str
+    player: str
+    opponents: tuple[str, ...]
+    fast: str
+    games: int
+    seed: int
+    weights: dict[str, float]
+    decisions: int
+    held_out: int
+    agree: float
+    agree_fast: float
+    data: pd.DataFrame = field(repr=False)
+
+    @property
+    def command(self) -> str:
+        vs = "".join(f" --against {o}" for o in self.opponents)
+        return f"canasta-lab learn {self.variant} -s {self.player}{vs} --games {self.games} --seed {self.seed}"
+
+    @property
+    def setting(self) -> str:
+        """The weights as knob settings (`expert:d_value=...,d_danger=...`)."""
+        return ",".join(f"{k}={v:g}" for k, v in self.weights.items())
+
+    def provenance(self) -> dict[str, object]:
+        from sim.version import __version__
+
+        return {"command": self.command, "version": __version__, "variant": self.variant, "player": self.player,
+                "opponents": list(self.opponents), "fast": self.fast, "games": self.games, "seed": self.seed,
+                "decisions": self.decisions, "held_out": self.held_out, "agree": self.agree,
+                "agree_fast": self.agree_fast, "weights": self.weights}
+
+
+def _ranked(v: Variant, labels: Sequence[str], fast: StrategyChoice, first: int, games: int,
+            seed: int) -> pd.DataFrame:
+    """The ranked discards of games first..first+games-1: one row per ordinary option of a discard at which the
+    lookahead chose an ordinary card among two or more."""
+    from strategies import heuristic as H
+
+    players = [parse_strategy(s).at(v) for s in labels]
+    tr = trace_decisions(v, players, games, seed, traced=(0,), points=(L.DP_DISCARD,), first=first)
+    R = pack(v)
+    obs = np.zeros(L.obs_len(int(R[L.R_MAXM])), np.int64)
+    width = tr.obs.shape[1]
+    f = np.zeros(H.N_DFEAT, np.int64)
+    prm = fast.params
+    rows: list[list[int]] = []
+    for i in range(len(tr)):
+        opts = tr.options_of(i)
+        cards = [int(k) for k in opts[:, 1] if H.ordinary_discard_nb(R, int(k), prm)]
+        chosen = int(opts[int(tr.decisions["choice"].iat[i]), 1])
+        if chosen not in cards or len({L.card_rank(k) for k in cards}) < 2:
+            continue
+        obs[:width] = tr.obs[i]
+        game = int(tr.decisions["game"].iat[i])
+        for k in cards:
+            H.discard_features_nb(R, obs, k, f)
+            rows.append([first * 100_000 + i, game, int(k == chosen), k, *f.tolist()])
+    from strategies.heuristic import DISCARD_FEATURES
+
+    return pd.DataFrame(rows, columns=["decision", "game", "chosen", "card", *DISCARD_FEATURES])
+
+
+def _pick(data: pd.DataFrame, w: np.ndarray, features: list[str]) -> pd.Series:
+    """Per decision, whether the highest score under weights w (ties to the first option, as the kernel) is a
+    card of the chosen card's rank class."""
+    d = data.assign(score=data[features].to_numpy(float) @ w, rank=data["card"] // L.SUITS)
+    best = d.loc[d.groupby("decision", sort=False)["score"].idxmax()].set_index("decision")["rank"]
+    chosen = d[d["chosen"] == 1].set_index("decision")["rank"]
+    return best.eq(chosen.reindex(best.index))
+
+
+def _fit(data: pd.DataFrame, features: list[str]) -> np.ndarray:
+    try:
+        from sklearn.linear_model import LogisticRegression
+    except ImportError as e:  # the optional extra
+        raise LearnError("learning needs scikit-learn: pip install -e '.[learn]'") from e
+    x = data[features].to_numpy(float)
+    dec = data["decision"].to_numpy()
+    chosen = data["chosen"].to_numpy() == 1
+    idx = pd.Series(np.arange(len(data))[chosen], index=dec[chosen])
+    c = idx.reindex(dec).to_numpy()
+    diff = x[c] - x  # the chosen card's features against each option's
+    diff = diff[~chosen & (np.abs(diff).sum(axis=1) > 0)]
+    if len(diff) == 0:
+        raise LearnError("no ranked discard tells two cards apart: play more games")
+    scale = diff.std(axis=0)
+    scale[scale == 0] = 1.0
+    xs = np.vstack([diff, -diff]) / scale
+    ys = np.r_[np.ones(len(diff)), np.zeros(len(diff))]
+    model = LogisticRegression(C=C_REG, fit_intercept=False, max_iter=2000).fit(xs, ys)
+    return model.coef_[0] / scale
+
+
+def learn_discards(variant: str | Variant, player: str = "search:rollout=expert",
+                   opponents: Sequence[str] = ("expert",), games: int = 200, seed: int = 0,
+                   workers: int = 1) -> Learned:
+    """Trace `games` games of `player` (seat 0 and its side) against `opponents`, fit the discard weights to its
+    ranked discards of the first four fifths of the games, and measure them on the rest."""
+    from strategies import heuristic as H
+    from strategies.search import ROLLOUTS
+
+    v = get_variant(variant) if isinstance(variant, str) else variant
+    p = parse_strategy(player).at(v)
+    if v.game.sequences:
+        raise LearnError(f"{v.name}: Buraco's discards are scored by strategies/buraco.py, not by the discard weights")
+    names = {k.name for k in p.spec.knobs}
+    fast = parse_strategy(ROLLOUTS[int(p.knob_values()["rollout"])] if "rollout" in names else p.label).at(v)
+    labels = [p.label, *opponents]
+    starts = list(range(0, games, CHUNK))
+    args = [(v, labels, fast, s, min(CHUNK, games - s), seed) for s in starts]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            parts = list(ex.map(_ranked, *zip(*args, strict=True)))
+    else:
+        parts = [_ranked(*a) for a in args]
+    data = pd.concat(parts, ignore_index=True)
+    features = list(H.DISCARD_FEATURES)
+    cut = int(round(games * (1 - HELD_OUT)))
+    train, test = data[data["game"] < cut], data[data["game"] >= cut]
+    if train.empty:
+        raise LearnError(f"{v.name}: no ranked discard in {cut} games: play more games")
+    w = _fit(train, features)
+    own = fast.params[H.K_D0:H.K_D0 + H.N_DFEAT]
+    agree = float(_pick(test, w, features).mean()) if not test.empty else float("nan")
+    agree_fast = float(_pick(test, own, features).mean()) if not test.empty else float("nan")
+    weights = {f"d_{n}": float(f"{x:.4g}") for n, x in zip(features, w, strict=True)}
+    return Learned(v.name, p.label, tuple(opponents), fast.label, games, seed, weights,
+                   int(train["decision"].nunique()), int(test["decision"].nunique()), agree, agree_fast, data)
+
+
+def save(result: Learned, folder: str | Path) -> Path:
+    """Write the training data (decisions.parquet) and the weights with their provenance (weights.json) into a
+    new folder."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=False)
+    result.data.to_parquet(out / "decisions.parquet", index=False)
+    (out / "weights.json").write_text(json.dumps(result.provenance(), indent=1) + "\n")
+    return out
