@@ -363,14 +363,14 @@ def cmd_overrides(args: argparse.Namespace) -> None:
 def cmd_learn(args: argparse.Namespace) -> None:
     import pandas as pd
 
-    from sim.analysis.learn import HELD_OUT, learn_discards, save
+    from sim.analysis.learn import CHECK_SEED, HELD_OUT, learn_discards, save
 
     v = get_variant(args.variant, args.players)
     for s in [args.strategy, *args.against]:
         parse_strategy(s).refuse_idle(v)
     if args.out is not None and Path(args.out).exists():
         raise CliError(f"--out {args.out}: already exists; give a new folder (nothing was written)")
-    r = learn_discards(v, args.strategy, args.against or ["expert"], args.games, args.seed, args.workers)
+    r = learn_discards(v, args.strategy, args.against or ["expert"], args.games, args.seed, args.workers, args.check)
     fast = parse_strategy(r.fast).at(v).knob_values()
     print(f"{v.name}: discard weights learned from {r.player}'s ranked discards against "
           f"{', '.join(r.opponents)} ({r.decisions} decisions of {r.games - round(r.games * HELD_OUT)} games; "
@@ -380,6 +380,11 @@ def cmd_learn(args: argparse.Namespace) -> None:
     print(table.to_string(index=False))
     print(f"\nheld-out games ({r.held_out} decisions): the learned weights pick {r.player}'s card at "
           f"{r.agree:.3f} of its discards, {r.fast}'s at {r.agree_fast:.3f}")
+    if r.check is not None:
+        c = r.check
+        print(f"{r.fast} with them against {r.fast} without, {int(c['games']):,} games on fresh deals (seed "
+              f"{r.seed + CHECK_SEED}): win rate {c['win_rate']:.3f} [{c['win_low']:.3f}, {c['win_high']:.3f}], "
+              f"Elo {c['elo']:+.1f} [{c['elo_low']:+.1f}, {c['elo_high']:+.1f}]")
     print(f"play them: {r.fast}:{r.setting}")
     if args.out is not None:
         print(f"training data and provenance: {save(r, args.out)}")
@@ -643,6 +648,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_natural, required=True, help="master seed (non-negative)")
     p.add_argument("--players", type=_positive, help="player count, with a family name (classic --players 3)")
     p.add_argument("--workers", type=_positive, default=1, help="processes tracing games (default 1)")
+    p.add_argument("--check", type=_natural, default=0, metavar="GAMES",
+                   help="also play the fast player with the learned weights against itself without them, head to "
+                        "head on fresh deals (seed + 1,000,000): the games that say whether to keep them")
     p.add_argument("--out", metavar="FOLDER", help="a new folder for the training data (decisions.parquet) and the "
                                                    "weights with their provenance (weights.json)")
     p.set_defaults(func=cmd_learn)

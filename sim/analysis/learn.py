@@ -32,6 +32,7 @@ from sim.rules import Variant, get_variant, pack
 from strategies import StrategyChoice, parse_strategy
 
 HELD_OUT = 0.2  # the last fifth of the games measures the weights; the rest fits them
+CHECK_SEED = 1_000_000  # the check's deals: seed + this, which no traced game used (as tune's confirmation)
 C_REG = 1.0  # scikit-learn's inverse regularisation strength, on standardised feature differences
 CHUNK = 10  # games a worker traces at a time
 
@@ -45,7 +46,9 @@ class Learned:
     """weights: knob name (d_*) -> learned weight; decisions: ranked discards the weights were fitted on;
     held_out: ranked discards of the held-out games; agree, agree_fast: the share of the held-out discards at
     which the learned weights and the fast player's own pick the lookahead's card (a card of its rank class);
-    data: one row per ranked option (decision, game, chosen, the features)."""
+    data: one row per ranked option (decision, game, chosen, the features); check: where asked, the fast player
+    with the learned weights against itself without them, head to head on fresh deals (win rate and Elo with
+    their 95% intervals): agreement with the lookahead is no measure of strength, this is."""
 
     variant: str
     player: str
@@ -59,11 +62,14 @@ class Learned:
     agree: float
     agree_fast: float
     data: pd.DataFrame = field(repr=False)
+    check: dict[str, float] | None = None
 
     @property
     def command(self) -> str:
         vs = "".join(f" --against {o}" for o in self.opponents)
-        return f"canasta-lab learn {self.variant} -s {self.player}{vs} --games {self.games} --seed {self.seed}"
+        check = f" --check {int(self.check['games'])}" if self.check else ""
+        return (f"canasta-lab learn {self.variant} -s {self.player}{vs} --games {self.games} --seed {self.seed}"
+                f"{check}")
 
     @property
     def setting(self) -> str:
@@ -76,7 +82,7 @@ class Learned:
         return {"command": self.command, "version": __version__, "variant": self.variant, "player": self.player,
                 "opponents": list(self.opponents), "fast": self.fast, "games": self.games, "seed": self.seed,
                 "decisions": self.decisions, "held_out": self.held_out, "agree": self.agree,
-                "agree_fast": self.agree_fast, "weights": self.weights}
+                "agree_fast": self.agree_fast, "weights": self.weights, "check": self.check}
 
 
 def _ranked(v: Variant, labels: Sequence[str], fast: StrategyChoice, first: int, games: int,
@@ -142,9 +148,10 @@ def _fit(data: pd.DataFrame, features: list[str]) -> np.ndarray:
 
 def learn_discards(variant: str | Variant, player: str = "search:rollout=expert",
                    opponents: Sequence[str] = ("expert",), games: int = 200, seed: int = 0,
-                   workers: int = 1) -> Learned:
+                   workers: int = 1, check_games: int = 0) -> Learned:
     """Trace `games` games of `player` (seat 0 and its side) against `opponents`, fit the discard weights to its
-    ranked discards of the first four fifths of the games, and measure them on the rest."""
+    ranked discards of the first four fifths of the games, and measure them on the rest; with `check_games`, play
+    the fast player with the weights against itself without them on fresh deals."""
     from strategies import heuristic as H
     from strategies.search import ROLLOUTS
 
@@ -173,8 +180,16 @@ def learn_discards(variant: str | Variant, player: str = "search:rollout=expert"
     agree = float(_pick(test, w, features).mean()) if not test.empty else float("nan")
     agree_fast = float(_pick(test, own, features).mean()) if not test.empty else float("nan")
     weights = {f"d_{n}": float(f"{x:.4g}") for n, x in zip(features, w, strict=True)}
+    check = None
+    if check_games > 0:
+        from sim.analysis.compare import compare
+
+        learned = fast.spec.choice(**{**dict(fast.overrides), **weights}).at(v)
+        pair = compare(v, [learned, fast], check_games, seed + CHECK_SEED, workers=workers).pairs.iloc[0]
+        check = {f: float(pair[f]) for f in ("games", "win_rate", "win_low", "win_high", "elo", "elo_low",
+                                             "elo_high")}
     return Learned(v.name, p.label, tuple(opponents), fast.label, games, seed, weights,
-                   int(train["decision"].nunique()), int(test["decision"].nunique()), agree, agree_fast, data)
+                   int(train["decision"].nunique()), int(test["decision"].nunique()), agree, agree_fast, data, check)
 
 
 def save(result: Learned, folder: str | Path) -> Path:

@@ -120,8 +120,11 @@ def test_weights_learned_from_a_player_pick_its_discards():
     assert r.decisions > 300 and r.held_out > 50
     assert r.agree >= 0.9, r
     assert set(r.weights) == {f"d_{n}" for n in H.DISCARD_FEATURES}
-    again = learn_discards("classic-2p", player, ["baseline"], games=20, seed=3)
+    again = learn_discards("classic-2p", player, ["baseline"], games=20, seed=3, check_games=20)
     assert again.weights == r.weights  # the same command gives the same weights
+    # the check: the player with the learned weights against itself, on fresh deals
+    assert again.check is not None and again.check["games"] == 20 and again.command.endswith(" --check 20")
+    assert again.check["win_low"] <= again.check["win_rate"] <= again.check["win_high"]
     assert r.command == (f"canasta-lab learn classic-2p -s {player} --against baseline --games 20 --seed 3")
     played = parse_strategy(f"baseline:{r.setting}").knob_values()
     assert all(played[k] == pytest.approx(x) for k, x in r.weights.items())
@@ -135,13 +138,15 @@ def test_learning_refuses_buraco_whose_discards_are_not_scored_by_the_weights():
 def test_cli_learn_writes_data_and_provenance_and_refuses_an_existing_folder(cli, tmp_path):
     out = tmp_path / "learned"
     r = cli("learn", "classic-2p", "-s", "expert", "--against", "baseline", "--games", "6", "--seed", "1",
-            "--out", str(out))
+            "--check", "4", "--out", str(out))
     assert r.returncode == 0, r.stderr
     assert "play them: expert:d_value=" in r.stdout and (out / "decisions.parquet").exists()
+    assert "expert with them against expert without, 4 games on fresh deals (seed 1000001)" in r.stdout
     import json
 
     prov = json.loads((out / "weights.json").read_text())
-    assert prov["command"] == "canasta-lab learn classic-2p -s expert --against baseline --games 6 --seed 1"
+    assert prov["command"] == "canasta-lab learn classic-2p -s expert --against baseline --games 6 --seed 1 --check 4"
+    assert prov["check"]["games"] == 4
     again = cli("learn", "classic-2p", "-s", "expert", "--games", "6", "--seed", "1", "--out", str(out))
     assert again.returncode != 0 and again.stderr.count("\n") == 1 and "already exists" in again.stderr
 
