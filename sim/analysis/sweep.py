@@ -73,7 +73,8 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     counts, the win rate, the score margin per deal and the Elo difference with their 95% intervals
     on the deals, and `real`: whether the row differs from the opponent after Holm's correction for
     the number of rows. With `out`, each row's games go to their own run folder under it, and
-    `sweep.parquet` holds the table; a stopped sweep resumes."""
+    `sweep.parquet` holds the table; a stopped sweep resumes, and one asked again with other values (one more, or
+    fewer) plays only the rows not yet there."""
     v = get_variant(variant) if isinstance(variant, str) else variant
     base = parse_strategy(strategy)
     opp = parse_strategy(opponent)
@@ -85,7 +86,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     budget = whole_deals(games, v.n_sides)
     what = {"command": "sweep", "rules": v.to_dict(), "seed": seed, "strategy": base.label, "opponent": opp.label,
             "rows": [c.label for c in choices]}
-    root = prepare_output(out, force, what) if out is not None else None
+    root = prepare_output(out, force, what, grows=("rows",)) if out is not None else None  # a row more: only it plays
     outs = [root / f"{folder_name(c.label)}.parquet" for c in choices] if root else None
     with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
                     describe="this sweep row", parents=True, command="sweep") as exp:

@@ -31,12 +31,14 @@ def folder_name(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9._=,+-]", "_", label)
 
 
-def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
+def prepare_output(out: str | Path, force: bool, what: dict[str, Any], grows: tuple[str, ...] = ()) -> Path:
     """An output folder for run folders, tables and a report: made with its first run folder. An
     existing one is resumed when it holds this same command (`what`: the command, rules, seed and
-    strategies); one that holds another command's output (sim.run.store.claim: a play run folder
-    included) or this command's with other settings, or a report with no run beside it, is refused,
-    and `force` clears it, removing only what canasta-lab wrote there."""
+    strategies), or the same but for the settings in `grows` (a sweep's rows: asked again with one more
+    value, it plays only the new row, each row's games being a run folder of their own); one that holds
+    another command's output (sim.run.store.claim: a play run folder included) or this command's with
+    other settings, or a report with no run beside it, is refused, and `force` clears it, removing only
+    what canasta-lab wrote there."""
     p = Path(out)
     if p.exists() and not p.is_dir():
         raise ResultsError(f"output {str(p)!r} is a file; give a folder path (it is created)")
@@ -62,7 +64,8 @@ def prepare_output(out: str | Path, force: bool, what: dict[str, Any]) -> Path:
             theirs = {"command": "a damaged record"}
     ours = [e.name for e in p.iterdir() if e.name in DERIVED]
     runs = [e for e in p.iterdir() if (e / RUN_FILE).exists()]
-    if theirs is not None and theirs != what:
+    same = theirs is not None and all(theirs.get(k) == what.get(k) for k in set(theirs) | set(what) if k not in grows)
+    if theirs is not None and theirs != what and not same:
         if not force:
             raise OtherRunError(f"{str(p)!r} holds the results of another {command} (different "
                                 f"{_first_difference(theirs, what)}); give another folder, or --force to replace them")

@@ -193,3 +193,30 @@ def test_a_pair_won_on_every_deal_has_an_infinite_elo_and_a_finite_lower_end():
     if r["win_rate"] == 1.0:
         assert r["win_high"] == 1.0 and r["elo"] == r["elo_high"] == np.inf and np.isfinite(r["elo_low"])
     assert r["win_low"] < r["win_rate"]
+
+
+def test_a_sweep_asked_again_with_one_more_value_plays_only_the_new_row(tmp_path):
+    """Issue 27, part 7: exploring is cheap. The same --out with one value more plays that row's games alone; the
+    rows already there are read back as they were (each row's games are a run folder of their own, untouched)."""
+    from sim import sweep
+    from sim.run.store import OtherRunError
+
+    def files(folder):
+        """The games the rows 3 and 5 hold: their run folders' parts."""
+        return {f: f.stat().st_mtime_ns for f in folder.rglob("*.parquet") if f.is_file()
+                and "min_pile=7" not in str(f) and f.parent != folder}
+
+    out = tmp_path / "sw"
+    first = sweep("classic-4p", "baseline", {"min_pile": [3, 5]}, games=8, seed=1, workers=1, out=out)
+    before = files(out)
+    assert before
+    more = sweep("classic-4p", "baseline", {"min_pile": [3, 5, 7]}, games=8, seed=1, workers=1, out=out)
+    assert files(out) == before and len(more) == 3  # the two rows' run folders untouched: only the new row played
+    assert any("min_pile=7" in str(f) for f in out.iterdir())
+    cols = ["min_pile", "games", "wins", "deals", "win_rate", "margin"]
+    assert more[cols].iloc[:2].reset_index(drop=True).equals(first[cols].reset_index(drop=True))
+    fewer = sweep("classic-4p", "baseline", {"min_pile": [7]}, games=8, seed=1, workers=1, out=out)
+    assert fewer[cols].iloc[0].equals(more[cols].iloc[2])
+    # another opponent is another sweep: still refused
+    with pytest.raises(OtherRunError, match="holds the results of another sweep .different opponent."):
+        sweep("classic-4p", "baseline", {"min_pile": [3]}, "freezer", games=8, seed=1, workers=1, out=out)
