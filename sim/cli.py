@@ -637,9 +637,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fast", help="the fast player to compare with (default the first strategy's rollout player)")
     p.set_defaults(func=cmd_overrides)
 
-    p = sub.add_parser("learn", help="learn the discard scorer's weights (knobs d_*) from a lookahead player's "
-                                     "choices (scikit-learn, the `learn` extra)")
-    p.add_argument("variant", help="a variant name (see `canasta-lab variants`); not Buraco")
+    p = sub.add_parser("learn", help="learn the discard scorer's weights (knobs d_*, at Buraco bd_*) from a "
+                                     "lookahead player's choices (scikit-learn, the `learn` extra)")
+    p.add_argument("variant", help="a variant name (see `canasta-lab variants`)")
     p.add_argument("-s", "--strategy", default="search:rollout=expert",
                    help="the player whose discards are learned (default search:rollout=expert)")
     p.add_argument("--against", action="append", default=[], metavar="STRATEGY",

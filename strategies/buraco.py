@@ -36,6 +36,7 @@ from sim.engine.contract import (
     MK_RANK,
     MK_SEQ,
     NK,
+    NR,
     O_ADD,
     O_EXTEND,
     O_NEW,
@@ -51,13 +52,16 @@ from sim.engine.contract import (
     OB_PILE_N,
     OB_PILE_TOP,
     OB_PILEK,
+    OB_PLAYERS,
     OB_SCORE,
+    OB_SEAT,
     OB_SIDE,
     OB_STOCK_N,
     POS_ACE_HIGH,
     POS_ACE_LOW,
     R_CANASTA,
     R_CARDVAL,
+    R_SEAT_SIDE,
     RK_2,
     RK_A,
     RK_JK,
@@ -72,6 +76,7 @@ from sim.engine.contract import (
     hand_count,
     meld_row,
     new_wild,
+    ob_known,
     option_card,
     option_kind,
     seq_wild_place,
@@ -115,7 +120,34 @@ K_BU_CLEAN = KNOBS.knob(
     "Buraco (BU-D4): off, or N: no wild onto a wild-free meld of N naturals or more, so that it can become a "
     "clean canasta (200 against 100), unless it completes a canasta with the stock nearly gone",
     (("off", CLEAN_OFF),), needs=BURACO)
+# The discard scorer (BU-D5): every card the player may discard scores a linear sum of these features, its
+# weights the knobs bd_* (tuned like any knob, or learned from the lookahead's ranked discards by `canasta-lab learn`,
+# sim.analysis.learn), the highest discarded. The defaults are the rule this kernel always played: the card's use to
+# the hand, a card that could still be melded and one that extends an opponent's meld held back, the higher value
+# thrown first among equals.
+BF_USE, BF_OWN, BF_OPP, BF_VALUE, BF_NEXT, BF_NEXT_HOLDS, BF_PILE_RISK, BF_WILD, BF_LATE = range(9)
+N_BFEAT = 9
+BURACO_DISCARD_FEATURES = ("use", "own", "opp", "value", "next", "next_holds", "pile_risk", "wild", "late")
+_BD = "Buraco's discard scorer (BU-D5): weight of "
+K_BD0 = KNOBS.knob("bd_use", -1000, 1000, -10, _BD + "the card's use to the hand (two for each other card of its rank, "
+                   "three for each card of its suit beside it, one two places away; 100 a wild)", whole=False,
+                   needs=BURACO)
+KNOBS.knob("bd_own", -1000, 1000, -40, _BD + "'it extends a meld of the own side or joins its set'", whole=False,
+           needs=BURACO)
+KNOBS.knob("bd_opp", -1000, 1000, -60, _BD + "the opponent sides whose melds it extends or joins (the next player "
+           "takes the whole pile freely)", whole=False, needs=BURACO)
+KNOBS.knob("bd_value", -1000, 1000, 0.1, _BD + "the card's point value", whole=False, needs=BURACO)
+KNOBS.knob("bd_next", -1000, 1000, 0, _BD + "'it extends or joins a meld of the next player's side'", whole=False,
+           needs=BURACO)
+KNOBS.knob("bd_next_holds", -1000, 1000, 0, _BD + "'the next player is known to hold a card of its rank'",
+           whole=False, needs=BURACO)
+KNOBS.knob("bd_pile_risk", -1000, 1000, 0, _BD + "the pile's size where it fits the next player's side", whole=False,
+           needs=BURACO)
+KNOBS.knob("bd_wild", -1000, 1000, 0, _BD + "'it is a wild (a joker or a two)'", whole=False, needs=BURACO)
 LATE_STOCK = 6  # this few stock cards left: the hand may end at any turn (E-BURACO), so go out when able
+LATE_DISCARD = 20  # stock cards left: the last third of a Buraco stock, where a card held may soon count against
+KNOBS.knob("bd_late", -1000, 1000, 0, _BD + f"the card's point value with at most {LATE_DISCARD} stock cards left",
+           whole=False, needs=BURACO)
 NO = -1e9  # an action the strategy never takes while another is open
 
 
@@ -341,22 +373,42 @@ def _meld_score_nb(R, obs, opts, i, prm, wilds, go_out):
 
 
 @strategy_jit
-def _discard_nb(R, obs, opts, n, prm):
-    """BU-D5: the card least useful to the hand, never a wild or a card that extends an opponent's meld
-    while another can go; higher values first among equals (cards held at the end count against)."""
+def buraco_discard_features_nb(R, obs, k, f):
+    """The features of discarding card kind k (BF_*), written into f (int64[N_BFEAT])."""
     s = obs[OB_SIDE]
+    r = card_rank(k)
+    nxt = (obs[OB_SEAT] + 1) % obs[OB_PLAYERS]  # play passes to the left (seat + 1)
+    ns = R[R_SEAT_SIDE + nxt]
+    opp = 0
+    for t in range(obs[OB_NSIDES]):
+        if t != s and fits_side_nb(obs, t, k):
+            opp += 1
+    fits_next = 1 if ns != s and fits_side_nb(obs, ns, k) else 0
+    f[BF_USE] = hand_use_nb(obs, k)
+    f[BF_OWN] = 1 if fits_side_nb(obs, s, k) else 0
+    f[BF_OPP] = opp
+    f[BF_VALUE] = R[R_CARDVAL + r]
+    f[BF_NEXT] = fits_next
+    f[BF_NEXT_HOLDS] = 1 if obs[ob_known(obs) + nxt * NR + r] >= 1 else 0
+    f[BF_PILE_RISK] = obs[OB_PILE_N] if fits_next == 1 else 0
+    f[BF_WILD] = 1 if r == RK_JK or r == RK_2 else 0
+    f[BF_LATE] = R[R_CARDVAL + r] if obs[OB_STOCK_N] <= LATE_DISCARD else 0
+
+
+@strategy_jit
+def _discard_nb(R, obs, opts, n, prm):
+    """BU-D5: the highest score of the discard scorer (its features in the scratch space's last slots); with the
+    default weights the card least useful to the hand, never a wild or a card that extends an opponent's meld
+    while another can go, higher values first among equals (cards held at the end count against)."""
+    f = obs[obs.shape[0] - N_BFEAT:]
     best = 0
-    bestv = 1e18
+    bestv = -1e18
     for i in range(n):
-        k = option_card(opts, i)
-        v = float(hand_use_nb(obs, k)) * 10.0
-        if fits_side_nb(obs, s, k):
-            v += 40.0  # it could still be melded
-        for t in range(obs[OB_NSIDES]):
-            if t != s and fits_side_nb(obs, t, k):
-                v += 60.0  # it feeds the next player, who takes the whole pile freely
-        v -= R[R_CARDVAL + card_rank(k)] / 10.0
-        if v < bestv:
+        buraco_discard_features_nb(R, obs, option_card(opts, i), f)
+        v = 0.0
+        for j in range(N_BFEAT):
+            v += prm[K_BD0 + j] * f[j]
+        if v > bestv:
             bestv = v
             best = i
     return best

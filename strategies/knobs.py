@@ -19,7 +19,7 @@ from sim.engine.contract import NPRM
 if TYPE_CHECKING:
     from sim.rules import Variant
 
-USER_SLOT0 = 32  # a user strategy's own knobs are knobs[32], knobs[33], ...: the built-ins' tables end below
+USER_SLOT0 = 48  # a user strategy's own knobs are knobs[48], knobs[49], ...: the built-ins' tables end below
 PILE = 108.0  # no pile is larger than the pack: the top of the knobs that count a pile's cards
 
 

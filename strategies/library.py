@@ -148,6 +148,12 @@ EXPERT_LEARNED: dict[str, tuple[str, str, dict[str, str | float]]] = {
                      dict(d_value=-0.06861, d_danger=0.01829, d_own=0.4399, d_pairs=-0.5132, d_seen=0.3184,
                           d_next_danger=0.2408, d_next_holds=0.3203, d_next_pair=0.7567, d_pile_risk=-0.2506,
                           d_dead=0.1007, d_single=1.01, d_late=0.1009)),
+    "buraco-4p": ("canasta-lab learn buraco-4p -s search:rollout=expert --against expert --games 200 --seed 1 "
+                  "--check 4000",
+                  "buraco-4p, 4,000 games against expert without them (the check's fresh deals, seed 1000001): win "
+                  "rate 0.509 [0.500, 0.518], Elo +6.3 [+0.2, +12.3]",
+                  dict(bd_use=-0.4096, bd_own=-0.3011, bd_opp=-0.5873, bd_value=0.02344, bd_next=-0.5873,
+                       bd_next_holds=-0.3235, bd_pile_risk=-0.1066, bd_wild=36.95, bd_late=-0.04941)),
 }
 
 

@@ -3,7 +3,8 @@
 `search` plays out every option of a decision over samples of the hidden cards; a fast player that discarded
 as it does would be near its strength at a thousandth of its cost. The heuristic scores an ordinary discard
 (not a wild, a black three or a kept seven) by a linear sum of features of the card
-(strategies.heuristic.discard_features_nb), its weights the knobs d_*. Here the lookahead player plays traced
+(strategies.heuristic.discard_features_nb), its weights the knobs d_*; at Buraco every discard, by features of its
+own (strategies.buraco.buraco_discard_features_nb), weights bd_*. Here the lookahead player plays traced
 games, every discard it makes among two or more ordinary cards becomes one ranked choice, and a logistic
 regression on the feature differences of the chosen card against each other one (the pairwise form of a
 conditional logit, scikit-learn's LogisticRegression) gives the weights. The games are held out by game: the
@@ -18,7 +19,7 @@ the numba kernel with nothing else installed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,9 +42,10 @@ class LearnError(ValueError):
     """Nothing to learn from (no ranked discards), or the learner's library is not installed."""
 
 
+
 @dataclass
 class Learned:
-    """weights: knob name (d_*) -> learned weight; decisions: ranked discards the weights were fitted on;
+    """weights: knob name (d_* or bd_*) -> learned weight; decisions: ranked discards the weights were fitted on;
     held_out: ranked discards of the held-out games; agree, agree_fast: the share of the held-out discards at
     which the learned weights and the fast player's own pick the lookahead's card (a card of its rank class);
     data: one row per ranked option (decision, game, chosen, the features); check: where asked, the fast player
@@ -85,34 +87,54 @@ class Learned:
                 "agree_fast": self.agree_fast, "weights": self.weights, "check": self.check}
 
 
-def _ranked(v: Variant, labels: Sequence[str], fast: StrategyChoice, first: int, games: int,
-            seed: int) -> pd.DataFrame:
-    """The ranked discards of games first..first+games-1: one row per ordinary option of a discard at which the
-    lookahead chose an ordinary card among two or more."""
+@dataclass(frozen=True)
+class Scorer:
+    """A discard scorer the learner fits: its features' names, the knobs of their weights (prefix + name, from
+    slot `first`), the kernel's feature function, and which cards it scores (the others keep their tiers)."""
+
+    prefix: str
+    names: tuple[str, ...]
+    first: int
+    features: Callable[..., None]
+    scores: Callable[..., bool]
+
+
+def scorer(v: Variant) -> Scorer:
+    """The Canasta games' discard scorer (strategies/heuristic.py), or Buraco's (strategies/buraco.py)."""
+    from strategies import buraco as B
     from strategies import heuristic as H
 
+    if v.game.sequences:
+        return Scorer("bd_", B.BURACO_DISCARD_FEATURES, B.K_BD0, B.buraco_discard_features_nb,
+                      lambda R, k, prm: True)
+    return Scorer("d_", H.DISCARD_FEATURES, H.K_D0, H.discard_features_nb, H.ordinary_discard_nb)
+
+
+def _ranked(v: Variant, labels: Sequence[str], fast: StrategyChoice, first: int, games: int,
+            seed: int) -> pd.DataFrame:
+    """The ranked discards of games first..first+games-1: one row per scored option of a discard at which the
+    lookahead chose a scored card among two or more of different ranks."""
+    sc = scorer(v)
     players = [parse_strategy(s).at(v) for s in labels]
     tr = trace_decisions(v, players, games, seed, traced=(0,), points=(L.DP_DISCARD,), first=first)
     R = pack(v)
     obs = np.zeros(L.obs_len(int(R[L.R_MAXM])), np.int64)
     width = tr.obs.shape[1]
-    f = np.zeros(H.N_DFEAT, np.int64)
+    f = np.zeros(len(sc.names), np.int64)
     prm = fast.params
     rows: list[list[int]] = []
     for i in range(len(tr)):
         opts = tr.options_of(i)
-        cards = [int(k) for k in opts[:, 1] if H.ordinary_discard_nb(R, int(k), prm)]
+        cards = [int(k) for k in opts[:, 1] if sc.scores(R, int(k), prm)]
         chosen = int(opts[int(tr.decisions["choice"].iat[i]), 1])
         if chosen not in cards or len({L.card_rank(k) for k in cards}) < 2:
             continue
         obs[:width] = tr.obs[i]
         game = int(tr.decisions["game"].iat[i])
         for k in cards:
-            H.discard_features_nb(R, obs, k, f)
+            sc.features(R, obs, k, f)
             rows.append([first * 100_000 + i, game, int(k == chosen), k, *f.tolist()])
-    from strategies.heuristic import DISCARD_FEATURES
-
-    return pd.DataFrame(rows, columns=["decision", "game", "chosen", "card", *DISCARD_FEATURES])
+    return pd.DataFrame(rows, columns=["decision", "game", "chosen", "card", *sc.names])
 
 
 def _pick(data: pd.DataFrame, w: np.ndarray, features: list[str]) -> pd.Series:
@@ -152,13 +174,11 @@ def learn_discards(variant: str | Variant, player: str = "search:rollout=expert"
     """Trace `games` games of `player` (seat 0 and its side) against `opponents`, fit the discard weights to its
     ranked discards of the first four fifths of the games, and measure them on the rest; with `check_games`, play
     the fast player with the weights against itself without them on fresh deals."""
-    from strategies import heuristic as H
     from strategies.search import ROLLOUTS
 
     v = get_variant(variant) if isinstance(variant, str) else variant
     p = parse_strategy(player).at(v)
-    if v.game.sequences:
-        raise LearnError(f"{v.name}: Buraco's discards are scored by strategies/buraco.py, not by the discard weights")
+    sc = scorer(v)
     names = {k.name for k in p.spec.knobs}
     fast = parse_strategy(ROLLOUTS[int(p.knob_values()["rollout"])] if "rollout" in names else p.label).at(v)
     labels = [p.label, *opponents]
@@ -170,16 +190,16 @@ def learn_discards(variant: str | Variant, player: str = "search:rollout=expert"
     else:
         parts = [_ranked(*a) for a in args]
     data = pd.concat(parts, ignore_index=True)
-    features = list(H.DISCARD_FEATURES)
+    features = list(sc.names)
     cut = int(round(games * (1 - HELD_OUT)))
     train, test = data[data["game"] < cut], data[data["game"] >= cut]
     if train.empty:
         raise LearnError(f"{v.name}: no ranked discard in {cut} games: play more games")
     w = _fit(train, features)
-    own = fast.params[H.K_D0:H.K_D0 + H.N_DFEAT]
+    own = fast.params[sc.first:sc.first + len(sc.names)]
     agree = float(_pick(test, w, features).mean()) if not test.empty else float("nan")
     agree_fast = float(_pick(test, own, features).mean()) if not test.empty else float("nan")
-    weights = {f"d_{n}": float(f"{x:.4g}") for n, x in zip(features, w, strict=True)}
+    weights = {f"{sc.prefix}{n}": float(f"{x:.4g}") for n, x in zip(features, w, strict=True)}
     check = None
     if check_games > 0:
         from sim.analysis.compare import compare

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sim import trace_decisions
-from sim.analysis.learn import LearnError, learn_discards
+from sim.analysis.learn import learn_discards
 from sim.analysis.trace import DecisionTrace
 from sim.engine import layout as L
 from sim.rules import get_variant, pack
@@ -130,9 +130,51 @@ def test_weights_learned_from_a_player_pick_its_discards():
     assert all(played[k] == pytest.approx(x) for k, x in r.weights.items())
 
 
-def test_learning_refuses_buraco_whose_discards_are_not_scored_by_the_weights():
-    with pytest.raises(LearnError, match="buraco-2p: Buraco's discards are scored by strategies/buraco.py"):
-        learn_discards("buraco-2p", "expert", games=2)
+@pytest.mark.parametrize("variant", ["buraco-2p", "buraco-4p"])
+def test_buraco_discard_features_are_what_the_knobs_say(variant):
+    from strategies import buraco as B
+
+    v = get_variant(variant)
+    R = pack(v)
+    t = discards(variant)
+    f = np.zeros(B.N_BFEAT, np.int64)
+    checked = 0
+    for i in range(len(t)):
+        o = full_obs(R, t.obs[i])
+        s = o[L.OB_SIDE]
+        nxt = (o[L.OB_SEAT] + 1) % o[L.OB_PLAYERS]
+        ns = R[L.R_SEAT_SIDE + nxt]
+        for k in {int(x) for x in t.options_of(i)[:, 1]}:
+            B.buraco_discard_features_nb(R, o, k, f)
+            got = dict(zip(B.BURACO_DISCARD_FEATURES, f.tolist(), strict=True))
+            r = k // L.SUITS
+            fits_next = ns != s and B.fits_side_nb(o, ns, k)
+            assert got["use"] == B.hand_use_nb(o, k) and got["own"] == int(B.fits_side_nb(o, s, k))
+            assert got["opp"] == sum(B.fits_side_nb(o, q, k) for q in range(o[L.OB_NSIDES]) if q != s)
+            assert got["value"] == R[L.R_CARDVAL + r] and got["wild"] == int(r in (L.RK_2, L.RK_JK))
+            assert got["next"] == int(fits_next) and got["pile_risk"] == (o[L.OB_PILE_N] if fits_next else 0)
+            assert got["next_holds"] == int(o[L.ob_known(o) + nxt * L.NR + r] >= 1)
+            assert got["late"] == (R[L.R_CARDVAL + r] if o[L.OB_STOCK_N] <= B.LATE_DISCARD else 0)
+            checked += 1
+    assert checked > 200
+
+
+def test_buraco_default_weights_are_the_bu_d5_rule():
+    """Least use to the hand first (10 a point of use), a card that could be melded held back (40), one that extends
+    an opponent's meld more (60 a side), the higher value thrown first among equals (a tenth of its points)."""
+    from strategies import buraco as B
+
+    p = parse_strategy("baseline").params
+    w = dict(zip(B.BURACO_DISCARD_FEATURES, p[B.K_BD0:B.K_BD0 + B.N_BFEAT], strict=True))
+    assert w == {"use": -10, "own": -40, "opp": -60, "value": 0.1, "next": 0, "next_holds": 0, "pile_risk": 0,
+                 "wild": 0, "late": 0}
+
+
+def test_buraco_weights_are_learned_from_a_buraco_player():
+    player = "baseline:bd_use=-4,bd_opp=-90,bd_value=1,bd_next_holds=-20"
+    r = learn_discards("buraco-2p", player, ["baseline"], games=30, seed=2)
+    assert set(r.weights) == {f"bd_{n}" for n in __import__("strategies.buraco").buraco.BURACO_DISCARD_FEATURES}
+    assert r.agree_fast == 1.0 and r.held_out > 30 and r.agree >= 0.85, r
 
 
 def test_cli_learn_writes_data_and_provenance_and_refuses_an_existing_folder(cli, tmp_path):

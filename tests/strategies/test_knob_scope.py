@@ -155,7 +155,9 @@ EXTREME = {"min_pile": 108, "freeze": "always", "hold_black3": "keep", "ask": "n
            "bu_knock": "indirect", "bu_clean": 3,
            # the discard weights, each against its default's direction or far from its 0
            "d_value": 50, "d_danger": 300, "d_own": -300, "d_pairs": 300, "d_seen": -300, "d_next_danger": 300,
-           "d_next_holds": 300, "d_next_pair": 300, "d_pile_risk": 30, "d_dead": -300, "d_single": -300, "d_late": 50}
+           "d_next_holds": 300, "d_next_pair": 300, "d_pile_risk": 30, "d_dead": -300, "d_single": -300, "d_late": 50,
+           "bd_use": 30, "bd_own": -1000, "bd_opp": 300, "bd_value": -30, "bd_next": 300, "bd_next_holds": -1000,
+           "bd_pile_risk": 1000, "bd_wild": 1000, "bd_late": 1000}
 # a knob reached only with another away from its default (bu_pile decides only the piles bu_take leaves to it):
 # compared with that other setting alone
 WITH = {"bu_pile": {"bu_take": "off"}}
@@ -221,7 +223,10 @@ def test_strategies_variant_lists_the_knobs_acting_there_with_defaults_and_range
     out = capsys.readouterr().out
     assert "the knobs that act at buraco-2p" in out
     lines = knob_lines(out, "baseline")
-    assert list(lines) == ["wilds", "go_out", "bu_take", "bu_pile", "bu_seq", "bu_knock", "bu_clean"]
+    from strategies.buraco import BURACO_DISCARD_FEATURES
+
+    assert list(lines) == ["wilds", "go_out", "bu_take", "bu_pile", "bu_seq", "bu_knock", "bu_clean",
+                           *(f"bd_{n}" for n in BURACO_DISCARD_FEATURES)]
     assert "default 2 " in lines["bu_take"] and "accepted: off or a whole number from 2 to 108" in out
     assert "never acting at buraco-2p (refused there): min_pile, freeze" in out
     freezer = out.split("\nfreezer: ")[1]

@@ -9,6 +9,7 @@ import pytest
 
 from sim import PRESETS
 from strategies import REGISTRY
+from strategies.buraco import BURACO_DISCARD_FEATURES
 from strategies.heuristic import DISCARD_FEATURES
 from tests.golden import reference as golden
 
@@ -28,6 +29,6 @@ def test_reference_plays_the_games_baseline_played_when_it_was_frozen(preset):
 
 def test_reference_has_baseline_s_knobs_with_the_defaults_of_the_frozen_commit():
     ref = {k.name: (k.low, k.high, k.default, k.needs) for k in REGISTRY["reference"].knobs}
-    later = {"bu_pile"} | {f"d_{n}" for n in DISCARD_FEATURES}  # knobs that came after the freeze
+    later = {"bu_pile"} | {f"d_{n}" for n in DISCARD_FEATURES} | {f"bd_{n}" for n in BURACO_DISCARD_FEATURES}
     assert set(ref) | later == {k.name for k in REGISTRY["baseline"].knobs}
     assert ref["min_pile"][2] == 3 and ref["hold_black3"][2] == 4 and ref["bu_take"][2] == 2
