@@ -27,12 +27,20 @@ def parts(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if PART_RE.match(p.name))
 
 
+def _default_sigint() -> None:
+    """The run starts with Ctrl-C's default action whatever this test process inherited: a process that ignores
+    SIGINT passes the ignoring on to its children, and Python then installs no KeyboardInterrupt, so the stopped run
+    would play on to its end (it did twice under the full suite)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_and_stop(folder: Path, games: int, sig: int, workers: int) -> subprocess.CompletedProcess:
     """Start a run, wait for its first finished chunks on disk, then stop it with `sig` (sent to the
     whole process group, as a terminal's Ctrl-C is)."""
     p = subprocess.Popen([sys.executable, "-m", "sim.cli", *PLAY, "--games", str(games), "--out", str(folder),
                           "--workers", str(workers), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True)
+                         text=True, start_new_session=True,
+                         preexec_fn=_default_sigint)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and p.poll() is None:
         if folder.exists() and len(parts(folder)) >= 2:
