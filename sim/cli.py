@@ -363,7 +363,7 @@ def cmd_overrides(args: argparse.Namespace) -> None:
 def cmd_learn(args: argparse.Namespace) -> None:
     import pandas as pd
 
-    from sim.analysis.learn import CHECK_SEED, HELD_OUT, learn_discards, save
+    from sim.analysis.learn import CHECK_SEED, fit_games, learn_discards, save
 
     v = get_variant(args.variant, args.players)
     for s in [args.strategy, *args.against]:
@@ -373,7 +373,7 @@ def cmd_learn(args: argparse.Namespace) -> None:
     r = learn_discards(v, args.strategy, args.against or ["expert"], args.games, args.seed, args.workers, args.check)
     fast = parse_strategy(r.fast).at(v).knob_values()
     print(f"{v.name}: discard weights learned from {r.player}'s ranked discards against "
-          f"{', '.join(r.opponents)} ({r.decisions} decisions of {r.games - round(r.games * HELD_OUT)} games; "
+          f"{', '.join(r.opponents)} ({r.decisions} decisions of {fit_games(r.games)} games; "
           f"`{r.command}`)\n")
     table = pd.DataFrame({"knob": list(r.weights), "learned": list(r.weights.values()),
                           r.fast: [fast[k] for k in r.weights]})

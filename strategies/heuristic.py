@@ -841,14 +841,17 @@ def _meld_score_nb(R, obs, opts, i, prm, go_ok):
     return -20.0 + out
 
 
+@strategy_jit(inline="always")
+def kept_seven_nb(R, r, prm):
+    """Rank class r is a seven kept for the sevens canasta (sevens=build where sevens make a canasta of their own)."""
+    return r == RK_7 and R[R_SEVENS] != 0 and prm[K_SEVENS] == SEVENS_BUILD
+
+
 @strategy_jit
 def ordinary_discard_nb(R, k, prm):
-    """Discarding card kind k is scored by the discard scorer: not a wild, a black three, nor a seven kept for
-    the sevens canasta (sevens=build where sevens make a canasta of their own)."""
+    """Discarding card kind k is scored by the discard scorer: not a wild, a black three, nor a kept seven."""
     r = card_rank(k)
-    if is_wild_rank_nb(r) or is_black3_nb(k):
-        return False
-    return not (r == RK_7 and R[R_SEVENS] != 0 and prm[K_SEVENS] == SEVENS_BUILD)
+    return not (is_wild_rank_nb(r) or is_black3_nb(k) or kept_seven_nb(R, r, prm))
 
 
 @strategy_jit
@@ -902,8 +905,8 @@ def _discard_score_nb(R, obs, k, prm, freeze_now, f):
         if h >= 0 and pn >= h:
             return 2 * TIER
         return 0.0
-    if not ordinary_discard_nb(R, k, prm):
-        return 0.0  # a seven kept for the sevens canasta (Railroad; Pennies forbids the discard anyway)
+    if kept_seven_nb(R, r, prm):
+        return 0.0  # kept for the sevens canasta (Railroad; Pennies forbids the discard anyway)
     discard_features_nb(R, obs, k, f)
     v = 0.0
     for j in range(N_DFEAT):

@@ -49,7 +49,7 @@ from sim.engine.planning import (
     sample_nb,
 )
 
-from . import REGISTRY, StrategySpec, register
+from . import REGISTRY, StrategyChoice, StrategySpec, register
 from .heuristic import heuristic_decide_nb
 from .knobs import NPRM, USER_SLOT0, KnobTable
 
@@ -86,6 +86,13 @@ K_ROLLOUT = KNOBS.knob(
     "rollout", 1, 0, float(ROLLOUTS.index(DEFAULT_ROLLOUT)),
     "the fast player every seat plays in the rollouts, with its knobs at the variant played; search keeps "
     "its choice unless another option beats it", tuple((name, float(i)) for i, name in enumerate(ROLLOUTS)))
+
+
+def rollout_player(choice: StrategyChoice) -> str | None:
+    """The fast player a lookahead choice rolls out with (its `rollout` knob), or None for a strategy without one."""
+    if "rollout" not in {k.name for k in choice.spec.knobs}:
+        return None
+    return ROLLOUTS[int(choice.knob_values()["rollout"])]
 
 
 def complete_rollout(p: np.ndarray, v) -> None:

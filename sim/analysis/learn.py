@@ -38,6 +38,11 @@ C_REG = 1.0  # scikit-learn's inverse regularisation strength, on standardised f
 CHUNK = 10  # games a worker traces at a time
 
 
+def fit_games(games: int) -> int:
+    """The games whose discards fit the weights: the first four fifths (the rest measure them)."""
+    return int(round(games * (1 - HELD_OUT)))
+
+
 class LearnError(ValueError):
     """Nothing to learn from (no ranked discards), or the learner's library is not installed."""
 
@@ -113,7 +118,8 @@ def scorer(v: Variant) -> Scorer:
 def _ranked(v: Variant, labels: Sequence[str], fast: StrategyChoice, first: int, games: int,
             seed: int) -> pd.DataFrame:
     """The ranked discards of games first..first+games-1: one row per scored option of a discard at which the
-    lookahead chose a scored card among two or more of different ranks."""
+    lookahead chose a scored card among two or more of different ranks (`decision` numbers them within the
+    chunk)."""
     sc = scorer(v)
     players = [parse_strategy(s).at(v) for s in labels]
     tr = trace_decisions(v, players, games, seed, traced=(0,), points=(L.DP_DISCARD,), first=first)
@@ -133,7 +139,7 @@ def _ranked(v: Variant, labels: Sequence[str], fast: StrategyChoice, first: int,
         game = int(tr.decisions["game"].iat[i])
         for k in cards:
             sc.features(R, obs, k, f)
-            rows.append([first * 100_000 + i, game, int(k == chosen), k, *f.tolist()])
+            rows.append([i, game, int(k == chosen), k, *f.tolist()])
     return pd.DataFrame(rows, columns=["decision", "game", "chosen", "card", *sc.names])
 
 
@@ -174,13 +180,12 @@ def learn_discards(variant: str | Variant, player: str = "search:rollout=expert"
     """Trace `games` games of `player` (seat 0 and its side) against `opponents`, fit the discard weights to its
     ranked discards of the first four fifths of the games, and measure them on the rest; with `check_games`, play
     the fast player with the weights against itself without them on fresh deals."""
-    from strategies.search import ROLLOUTS
+    from strategies.search import rollout_player
 
     v = get_variant(variant) if isinstance(variant, str) else variant
     p = parse_strategy(player).at(v)
     sc = scorer(v)
-    names = {k.name for k in p.spec.knobs}
-    fast = parse_strategy(ROLLOUTS[int(p.knob_values()["rollout"])] if "rollout" in names else p.label).at(v)
+    fast = parse_strategy(rollout_player(p) or p.label).at(v)
     labels = [p.label, *opponents]
     starts = list(range(0, games, CHUNK))
     args = [(v, labels, fast, s, min(CHUNK, games - s), seed) for s in starts]
@@ -189,9 +194,13 @@ def learn_discards(variant: str | Variant, player: str = "search:rollout=expert"
             parts = list(ex.map(_ranked, *zip(*args, strict=True)))
     else:
         parts = [_ranked(*a) for a in args]
+    offset = 0
+    for part in parts:  # decisions numbered across the chunks
+        part["decision"] += offset
+        offset = int(part["decision"].max()) + 1 if len(part) else offset
     data = pd.concat(parts, ignore_index=True)
     features = list(sc.names)
-    cut = int(round(games * (1 - HELD_OUT)))
+    cut = fit_games(games)
     train, test = data[data["game"] < cut], data[data["game"] >= cut]
     if train.empty:
         raise LearnError(f"{v.name}: no ranked discard in {cut} games: play more games")

@@ -65,14 +65,14 @@ def overrides(variant: str | Variant, player: str | StrategyChoice = "search",
     """Play `games` games of `player` (seat 0 and every seat of its side) against `opponents`, and at each of
     its decisions ask `fast` (default: the player's own rollout player, knobs at the variant) what it would
     have chosen."""
-    from strategies.search import ROLLOUTS
+    from strategies.search import rollout_player
 
     v = get_variant(variant) if isinstance(variant, str) else variant
     p = parse_strategy(player).at(v)
     if fast is None:
-        if "rollout" not in {k.name for k in p.spec.knobs}:
+        fast = rollout_player(p)
+        if fast is None:
             raise ValueError(f"{p.label} has no rollout player; give the fast player to compare with (--fast)")
-        fast = ROLLOUTS[int(p.knob_values()["rollout"])]
     f = parse_strategy(fast).at(v)
     decide = f.spec.decide
     tr = trace_decisions(v, [p, *opponents], games, seed, traced=(0,))

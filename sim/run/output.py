@@ -64,11 +64,11 @@ def prepare_output(out: str | Path, force: bool, what: dict[str, Any], grows: tu
             theirs = {"command": "a damaged record"}
     ours = [e.name for e in p.iterdir() if e.name in DERIVED]
     runs = [e for e in p.iterdir() if (e / RUN_FILE).exists()]
-    same = theirs is not None and all(theirs.get(k) == what.get(k) for k in set(theirs) | set(what) if k not in grows)
-    if theirs is not None and theirs != what and not same:
+    differs = _differences(theirs, what, grows) if theirs is not None else []
+    if differs:
         if not force:
             raise OtherRunError(f"{str(p)!r} holds the results of another {command} (different "
-                                f"{_first_difference(theirs, what)}); give another folder, or --force to replace them")
+                                f"{differs[0]}); give another folder, or --force to replace them")
     elif theirs is None and ours and not runs and not force:
         # a report without its games: not one of ours to replace silently
         raise ResultsError(f"{str(p)!r} already holds {ours[0]} but no run of canasta-lab; choose another "
@@ -79,8 +79,9 @@ def prepare_output(out: str | Path, force: bool, what: dict[str, Any], grows: tu
     return p
 
 
-def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
-    return next((k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)), "settings")
+def _differences(a: dict[str, Any], b: dict[str, Any], grows: tuple[str, ...]) -> list[str]:
+    """The settings two records differ in, in name order, those that may grow aside."""
+    return [k for k in sorted(set(a) | set(b)) if k not in grows and a.get(k) != b.get(k)]
 
 
 def write_output_record(out: Path, what: dict[str, Any]) -> None:
