@@ -12,11 +12,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# the main job: should I freeze the pile at Classic Canasta for four? The answer, its table and its
-# charts under out/ (ignored by git); the games stay in out/studies/ so a notebook or report reuses them
+# the main job: should I freeze the pile, and how does the answer change across the four-player presets?
+# A report per preset and one view across them under out/run/ (ignored by git); the games stay in
+# out/studies/ so a notebook or report reuses them
 run: $(STAMP)
-	$(BIN)/canasta-lab report freezing_the_pile --games 8000 --check-games 0 --out out/run --force
-	@echo "next: open out/run/freezing_the_pile.md and its charts in out/run/freezing_the_pile/;"
+	$(BIN)/canasta-lab report freezing_the_pile --variant 4p --games 2000 --check-games 0 --out out/run --force
+	@echo "next: open out/run/freezing_the_pile-across.md (every four-player preset side by side), then each"
+	@echo "      preset's report, out/run/freezing_the_pile.md (classic-4p) and out/run/freezing_the_pile-PRESET.md;"
 	@echo "      the studies with their answers at full size are in reports/ and notebooks/;"
 	@echo "      make notebooks opens them in Jupyter; canasta-lab report --help writes your own"
 

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.report.studies import FULL_GAMES
+from sim.report.studies import FULL_GAMES, VARIANT
 from sim.rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from sim.run.runner import Job, make_job
+from sim.run.seating import Seating
 from sim.version import __version__
 from strategies import REGISTRY, Knob, StrategyError, parse_strategy, variant_text
 
@@ -261,7 +262,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
     c = compare(v, args.strategy, args.games, args.seed, workers=args.workers, out=args.out, sprt=args.sprt,
                 batch=args.batch or SPRT_BATCH_GAMES, progress=_progress(args), scheduler=args.scheduler,
-                force=args.force)
+                force=args.force, seating=args.seating)
     if c.meta.get("resumed_games"):
         print(f"resumed: {c.meta['resumed_games']} games were already in {args.out} and were not played again")
     print(c.table())
@@ -277,7 +278,7 @@ def cmd_tournament(args: argparse.Namespace) -> None:
     args.strategy = args.strategies
     v = _setup(args, seats_limit=False)
     t = tournament(v, args.strategies, args.games, args.seed, workers=args.workers, out=args.out,
-                   progress=_progress(args), scheduler=args.scheduler, force=args.force)
+                   progress=_progress(args), scheduler=args.scheduler, force=args.force, seating=args.seating)
     print(t.table())
     if args.out:
         print(f"report: {Path(args.out) / 'report.md'}; tables pairs.parquet, ranking.parquet, matrix.parquet and "
@@ -317,9 +318,9 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     grid = _grid(args.grid)
     grid_rows(base, grid)  # every value checked before the output path and any game
     df = sweep(v, args.strategy, grid, args.vs, args.games, args.seed, args.workers, progress=_progress(args),
-               out=args.out, scheduler=args.scheduler, force=args.force)
+               out=args.out, scheduler=args.scheduler, force=args.force, seating=args.seating)
     print(f"{v.name}: {base.label} against {opp.label}, {df.attrs['games_per_row']} games per row "
-          f"({df['deals'].iat[0]} duplicate deals), seed {args.seed}")
+          f"({df['deals'].iat[0]} duplicate deals), seed {args.seed}; seating: {df.attrs['seating_text']}")
     print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     print(f"real: the row differs from {opp.label} at a family-wise 5% (Holm's correction over {len(df)} rows)")
     if args.out:
@@ -439,12 +440,19 @@ def cmd_cache(args: argparse.Namespace) -> None:
           f"`canasta-lab cache --clear` removes them all")
 
 
-def report_command(args: argparse.Namespace, study: str) -> str:
+def report_command(args: argparse.Namespace, study: str, preset: str | None = None) -> str:
     """The exact command that writes this report, for its first line."""
-    parts = ["canasta-lab report", study, f"--games {args.games}"]
+    parts = ["canasta-lab report", study]
+    if study == "variant_balance" and args.variants:
+        parts.append(f"--presets {args.variants}")
+    elif preset is not None and preset != VARIANT:
+        parts.append(f"--variant {preset}")
+    parts.append(f"--games {args.games}")
     if args.check_games is not None:
         parts.append(f"--check-games {args.check_games}")
     parts.append(f"--seed {args.seed}")
+    if args.seating != Seating.REST.value:
+        parts.append(f"--seating {args.seating}")
     parts += [f"--rule {r}" for r in args.rule]
     if args.out != REPORTS_DIR:
         parts.append(f"--out {args.out}")
@@ -455,18 +463,39 @@ def cmd_report(args: argparse.Namespace) -> None:
     from sim.report import studies as S
 
     names = list(S.STUDIES) if args.study == "all" else [S.get_study(args.study).__name__]
+    plan: list[tuple[str, str | None]] = []  # (study, preset); variant_balance plays its presets itself
+    skipped: list[str] = []
     for name in names:  # everything checked before the first game
-        S.check_report_target(args.out, name, args.force)
-        S.setup(name, args.games, args.seed, args.check_games, args.cache, args.rule, args.workers, None, None)
         if name == "your_own_strategy":
             S.own_strategy_cell()
-    for name in names:
+        try:
+            presets, skip = S.choose_presets(name, args.variants, args.rule)
+        except S.NotApplicable as e:
+            if len(names) == 1:
+                raise CliError(str(e)) from None
+            skipped.append(str(e))
+            continue
+        skipped += skip
+        for preset in ([None] if name == "variant_balance" else presets):
+            stem = name if preset in (None, VARIANT) else f"{name}-{preset}"
+            S.check_report_target(args.out, stem, args.force)
+            S.setup(name, args.games, args.seed, args.check_games, args.cache, args.rule, args.workers, None, None,
+                    preset or VARIANT, args.seating)
+            plan.append((name, preset))
+        if name != "variant_balance" and len(presets) > 1:
+            S.check_report_target(args.out, f"{name}-{S.ACROSS}", args.force)
+    for line in skipped:
+        print(f"skipped: {line}")
+    several = len(names) > 1
+    answers: dict[str, list] = {}
+    for name, preset in plan:
+        kw = {"presets": S.choose_presets(name, args.variants, args.rule)[0]} if preset is None else {"variant": preset}
         study = S.STUDIES[name](games=args.games, seed=args.seed, check_games=args.check_games,
-                               out=Path(args.cache) / name if args.cache and len(names) > 1 else args.cache,
+                               out=Path(args.cache) / name if args.cache and several else args.cache,
                                rules=args.rule, workers=args.workers, progress=_progress(args),
-                               scheduler=args.scheduler)
-        path = S.write_report(study, args.out, report_command(args, name), args.force)
-        print(f"# {study.title}\n")
+                               scheduler=args.scheduler, seating=args.seating, **kw)
+        path = S.write_report(study, args.out, report_command(args, name, preset), args.force)
+        print(f"# {study.title}" + (f" ({study.variant})" if preset is not None else "") + "\n")
         for heading, table in S.report_tables(study):
             print(f"{heading}\n{table}\n")
         print(f"{study.answer}\n")
@@ -475,7 +504,15 @@ def cmd_report(args: argparse.Namespace) -> None:
         for h in study.wide_headlines():
             print(f"note: {h.what}: 95% interval +-{100 * h.half_width:.2f} points from {h.deals} deals: short of "
                   "+-1 point from 1000 deals or more; give more --games")
-        print(f"report: {path} (charts in {Path(args.out) / name}/)\n")
+        print(f"report: {path} (charts in {Path(args.out) / study.stem}/)\n")
+        if preset is not None:
+            answers.setdefault(name, []).append(study)
+    for name, done in answers.items():
+        if len(done) > 1:  # one view of how the answer changes across the presets asked
+            view = S.across(done)
+            path = S.write_report(view, args.out, report_command(args, name), args.force)
+            print(f"# {view.title}\n\n{view.answer}\n")
+            print(f"report: {path} (chart in {Path(args.out) / view.stem}/)\n")
 
 
 def cmd_tune(args: argparse.Namespace) -> None:
@@ -564,6 +601,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = ("a folder, created; the same command again resumes a stopped run, and more --games extend it")
 
+    def seating(p: argparse.ArgumentParser, default: str, how: str) -> None:
+        p.add_argument("--seating", choices=[m.value for m in Seating], default=default,
+                       help=f"at a game of three sides or more (each for himself): {how} (default {default}); "
+                            "rest: one against the rest, alternate: the two take the sides in turn. Stated in the "
+                            "output and recorded in the results")
+
     p = sub.add_parser("play", help="play N games and write one row per game")
     setup(p)
     p.add_argument("--games", type=_positive, required=True, help="number of games (positive)")
@@ -580,6 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop when decided: elo0=0,elo1=10 (or p0=0.5,p1=0.52, or margin0=0,margin1=50), "
                         "optionally ,alpha=0.05,beta=0.05")
     p.add_argument("--batch", type=_positive, help="with --sprt: games between two looks (default 2000, at least 100)")
+    seating(p, Seating.ALTERNATE.value, "how two strategies share the sides")
     p.add_argument("--out", metavar="FOLDER",
                    help="report folder (report.md, win_rates.png, pairs.parquet, games.parquet run folder): " + resume)
     running(p, "replace a report folder that holds another run")
@@ -595,6 +639,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--load", action="append", default=[], metavar="FILE.py",
                    help="Python file defining user strategies (strategies.user); repeatable")
     p.add_argument("--out", metavar="FOLDER", help="tables, report and one run folder per pair: " + resume)
+    seating(p, Seating.REST.value, "how the two strategies of each pair share the sides")
     running(p, "replace run folders that hold another run")
     p.set_defaults(func=cmd_tournament)
 
@@ -612,6 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="values of one knob; repeat for more knobs (the rows are every combination)")
     p.add_argument("--games", type=_positive, required=True, help="games per parameter row, rounded up to whole deals")
     p.add_argument("--out", metavar="FOLDER", help="sweep.parquet and one run folder per row: " + resume)
+    seating(p, Seating.REST.value, "how each row and the opponent share the sides")
     running(p, "replace run folders that hold another run")
     p.set_defaults(func=cmd_sweep)
 
@@ -682,8 +728,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=REPORTS_DIR, metavar="FOLDER",
                    help=f"where STUDY.md and its charts go (default {REPORTS_DIR})")
     p.add_argument("--cache", metavar="FOLDER",
-                   help="where the study keeps its games (default out/studies/STUDY of the checkout); the same "
-                        "command again plays only what is missing")
+                   help="where the study keeps its games (default out/studies/STUDY of the checkout, a folder per "
+                        "preset); the same command again plays only what is missing")
+    p.add_argument("--variant", "--presets", dest="variants", metavar="PRESETS",
+                   help="the presets to answer at, comma-separated: presets, families (boat), player counts (4p) "
+                        "or all (default classic-4p; variant_balance: all). One report per preset, "
+                        "reports/STUDY-PRESET.md (STUDY.md at classic-4p); a preset where the question does not "
+                        "arise is refused, or skipped with a line when a group names it")
+    seating(p, Seating.REST.value, "how the swept player and its opponent share the sides")
     running(p, "replace an existing report of canasta-lab")
     p.set_defaults(func=cmd_report)
 

@@ -22,7 +22,17 @@ from sim.rules import Variant, get_variant
 from sim.run.experiment import Experiment
 from sim.run.output import folder_name, prepare_output, whole_deals, write_output_record
 from sim.run.runner import Progress, make_job, whole_number
-from sim.run.seating import one_against_rest, refuse_mixed_sides, seating, short, side_labels0
+from sim.run.seating import (
+    Seating,
+    parse_seating,
+    refuse_mixed_sides,
+    seat_list,
+    seating_text,
+    short,
+    side_labels0,
+    side_strategies,
+    what_seating,
+)
 from sim.stats import (
     ALPHA_HOLM,
     CONFIDENCE,
@@ -56,13 +66,15 @@ def pairs_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int,
             seed: int, workers: int = 0, out: str | Path | None = None, sprt: str | SprtSpec | None = None,
             batch: int = SPRT_BATCH_GAMES, progress: Progress = None, scheduler: Any = None,
-            force: bool = False) -> Comparison:
+            force: bool = False, seating: str | Seating = Seating.ALTERNATE) -> Comparison:
     """Play `strategies` against each other on duplicate deals and read the pairs.
 
     `games` is rounded up to whole deals. With `sprt` ("elo0=0,elo1=10", "p0=0.5,p1=0.52" or
     "margin0=0,margin1=50", with optional alpha and beta), `games` is the budget: the test looks at
     the deals after every `batch` games and stops when it accepts a hypothesis. With `out`, the games
     go to `out/games.parquet` part by part, and the same call again resumes a stopped run.
+    Two strategies at a game of three sides or more share them as `seating` says: `alternate` (the
+    default: the strategies take the sides in turn, A, B, A, ...) or `rest` (A against a table of B).
     Everything is checked before any game is played."""
     v = get_variant(variant) if isinstance(variant, str) else variant
     if sprt is not None and not isinstance(sprt, str | SprtSpec):
@@ -74,7 +86,12 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
                          f"at every look, which a handful of deals cannot show; got {batch}")
     if isinstance(strategies, str | StrategySpec | StrategyChoice):
         strategies = [strategies]  # refused below as one strategy, not read letter by letter
-    job = make_job(v, list(strategies), seed)
+    mode = parse_seating(seating)
+    strategies = list(strategies)
+    if len(strategies) == 2 and mode == Seating.REST and v.n_sides > 2:
+        a, b = (parse_strategy(s) for s in strategies)
+        strategies = seat_list(v, a, b, mode)  # the strategies as listed take the seats in turn: alternate
+    job = make_job(v, strategies, seed)
     refuse_mixed_sides(job)
     labels = side_labels0(job)
     if len(labels) < 2:
@@ -83,7 +100,9 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
         raise ValueError(f"--sprt tests two strategies, got {len(labels)}: {', '.join(labels)}")
     rot = v.n_sides
     budget = whole_deals(games, rot)
-    what = {"command": "compare", "rules": v.to_dict(), "seed": seed, "strategies": [c.label for c in job.strategies]}
+    paired = len(labels) == 2
+    what = {"command": "compare", "rules": v.to_dict(), "seed": seed, "strategies": [c.label for c in job.strategies],
+            **(what_seating(v, mode) if paired else {})}
     run_dir = prepare_output(out, force, what) / RUN_DIR if out is not None else None
     sprt_state = None
     with Experiment([job], budget, [run_dir] if run_dir else None, workers=workers, progress=progress,
@@ -111,6 +130,9 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
         pairs = pair_rows(exp, labels, used)
     meta = exp.run_meta(0)
     meta.update({"games": used, "resumed_games": exp.resumed[0]})
+    if paired:
+        meta.update({"seating_mode": mode.value, "seating_text": seating_text(v, mode, short(labels[0]),
+                                                                             short(labels[1]))})
     exp.release()
     result = Comparison(v.name, [short(x) for x in labels], pairs, used, seed, sprt_state, meta)
     if out is not None:
@@ -129,12 +151,15 @@ def spec_text(spec: SprtSpec) -> str:
 
 def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], games: int,
                seed: int, workers: int = 0, out: str | Path | None = None, progress: Progress = None,
-               scheduler: Any = None, force: bool = False) -> Tournament:
+               scheduler: Any = None, force: bool = False, seating: str | Seating = Seating.REST) -> Tournament:
     """Every pair of `strategies` plays `games` games (rounded up to whole deals) on the same duplicate
     deals: the matrix of win rates and margins, a ranking by Elo with intervals (least squares on the
     pairwise Elo differences), and which differences are real after Holm's correction for the number
-    of pairs. With `out`, each pair's games go to their own run folder; a stopped round robin resumes."""
+    of pairs. With `out`, each pair's games go to their own run folder; a stopped round robin resumes.
+    At a game of three sides or more each pair shares them as `seating` says (default `rest`: the first
+    of the pair against a table of the second)."""
     v = get_variant(variant) if isinstance(variant, str) else variant
+    mode = parse_seating(seating)
     whole_number("games", games)
     if isinstance(strategies, str | StrategySpec | StrategyChoice):
         strategies = [strategies]
@@ -147,9 +172,10 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
             raise ValueError(f"strategy {c.label!r} is given twice; give each strategy once")
         seen[c.label] = 1
     pairs = list(itertools.combinations(range(len(chosen)), 2))
-    jobs = [make_job(v, seating(v, chosen[i], chosen[j]), seed) for i, j in pairs]
+    jobs = [make_job(v, seat_list(v, chosen[i], chosen[j], mode), seed) for i, j in pairs]
     budget = whole_deals(games, v.n_sides)
-    what = {"command": "tournament", "rules": v.to_dict(), "seed": seed, "strategies": [c.label for c in chosen]}
+    what = {"command": "tournament", "rules": v.to_dict(), "seed": seed, "strategies": [c.label for c in chosen],
+            **what_seating(v, mode)}
     root = prepare_output(out, force, what) if out is not None else None
     outs = [root / f"{folder_name(chosen[i].label)}__vs__{folder_name(chosen[j].label)}.parquet"
             for i, j in pairs] if root else None
@@ -158,7 +184,8 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
         exp.advance()
     rows = []
     for k, (i, j) in enumerate(pairs):
-        rows.append({**exp.summary(k, "A", "B", budget, labels=one_against_rest(v, "A", "B"), confidence=CONFIDENCE),
+        rows.append({**exp.summary(k, "A", "B", budget, labels=side_strategies(v, "A", "B", mode),
+                                  confidence=CONFIDENCE),
                      "a": chosen[i].label, "b": chosen[j].label})
     table = pairs_frame(rows)
     table["real"] = holm(table["p_value"].to_numpy(), ALPHA_HOLM)
@@ -168,7 +195,8 @@ def tournament(variant: str | Variant, strategies: Sequence[str | StrategySpec |
                          table=knob_table(labels, "varying"))
     meta = exp.run_meta(0)
     meta.update({"strategies": [{"label": c.label, "name": c.spec.name, "knobs": c.knob_values()} for c in chosen],
-                 "games_per_pair": budget, "wall_seconds": round(exp.wall, 3)})
+                 "games_per_pair": budget, "wall_seconds": round(exp.wall, 3), "seating_mode": mode.value,
+                 "seating_text": seating_text(v, mode, "the first of a pair", "the second")})
     meta.pop("seating", None)
     result = Tournament(v.name, labels, table, matrix, ranking, budget, seed, meta)
     if root is not None:

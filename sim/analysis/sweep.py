@@ -22,7 +22,7 @@ from sim.rules import Variant, get_variant
 from sim.run.experiment import Experiment
 from sim.run.output import folder_name, prepare_output, whole_deals, write_output_record
 from sim.run.runner import Progress, make_job
-from sim.run.seating import one_against_rest, seating
+from sim.run.seating import Seating, parse_seating, seat_list, seating_text, side_strategies, what_seating
 from sim.stats import ALPHA_HOLM, CONFIDENCE, holm
 from strategies import StrategyChoice, StrategyError, StrategySpec, parse_strategy
 
@@ -64,7 +64,8 @@ def grid_rows(base: StrategyChoice, grid: Mapping[str, Sequence[Any]] | pd.DataF
 def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
           grid: Mapping[str, Sequence[Any]] | pd.DataFrame, opponent: str | StrategySpec | StrategyChoice = "baseline",
           games: int = 200, seed: int = 0, workers: int = 0, progress: Progress = None,
-          out: str | Path | None = None, scheduler: Any = None, force: bool = False) -> pd.DataFrame:
+          out: str | Path | None = None, scheduler: Any = None, force: bool = False,
+          seating: str | Seating = Seating.REST) -> pd.DataFrame:
     """Play `games` games (rounded up to whole deals) per parameter row against `opponent`; one row of
     results per parameter row, read as a head to head on the deals (sim.stats.head_to_head).
 
@@ -74,18 +75,20 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     on the deals, and `real`: whether the row differs from the opponent after Holm's correction for
     the number of rows. With `out`, each row's games go to their own run folder under it, and
     `sweep.parquet` holds the table; a stopped sweep resumes, and one asked again with other values (one more, or
-    fewer) plays only the rows not yet there."""
+    fewer) plays only the rows not yet there. Where a game has three sides or more, `seating` says
+    how the row and the opponent share them (sim.run.seating: one against the rest, or alternating)."""
     v = get_variant(variant) if isinstance(variant, str) else variant
+    mode = parse_seating(seating)
     base = parse_strategy(strategy)
     opp = parse_strategy(opponent)
     fixed = dict(base.overrides)
     rows = grid_rows(base, grid)
     base.spec.refuse_idle(dict.fromkeys(k for row in rows for k in row), v)  # one that never acts: equal rows
     choices = [base.spec.choice(**{**fixed, **row}) for row in rows]
-    jobs = [make_job(v, seating(v, c, opp), seed) for c in choices]
+    jobs = [make_job(v, seat_list(v, c, opp, mode), seed) for c in choices]
     budget = whole_deals(games, v.n_sides)
     what = {"command": "sweep", "rules": v.to_dict(), "seed": seed, "strategy": base.label, "opponent": opp.label,
-            "rows": [c.label for c in choices]}
+            "rows": [c.label for c in choices], **what_seating(v, mode)}
     root = prepare_output(out, force, what, grows=("rows",)) if out is not None else None  # a row more: only it plays
     outs = [root / f"{folder_name(c.label)}.parquet" for c in choices] if root else None
     with Experiment(jobs, budget, outs, workers=workers, progress=progress, scheduler=scheduler, force=force,
@@ -95,7 +98,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     for k, (row, c) in enumerate(zip(rows, choices, strict=True)):
         rec: dict[str, Any] = {name: c.spec.knob(name).show(c.params[c.spec.knob(name).slot]) for name in row}
         rec["strategy"] = c.label
-        sides = one_against_rest(v, "row", "opponent")
+        sides = side_strategies(v, "row", "opponent", mode)
         h2h = exp.summary(k, "row", "opponent", budget, labels=sides, confidence=CONFIDENCE)
         rates = exp.win_rates(k, labels=sides)  # from the running totals: no table of the row's games
         rec.update({"games": budget, "wins": int(rates.loc[rates["strategy"] == "row", "wins"].sum())})
@@ -106,6 +109,7 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
         df[name] = knob_column(list(df[name]), base.spec.knob(name))
     df["real"] = holm(df["p_value"].to_numpy(), ALPHA_HOLM)
     df.attrs.update({"variant": v.name, "opponent": opp.label, "seed": seed, "games_per_row": budget,
+                     "seating": mode.value, "seating_text": seating_text(v, mode, "the row", opp.label),
                      "strategy": base.label, "grid": {k: [str(x) for x in vals] for k, vals in grid.items()}
                      if not isinstance(grid, pd.DataFrame) else grid.to_dict("list"),
                      **{k: exp.run_meta(0)[k] for k in ("rules", "house_rules", "package_version", "code_version",

@@ -34,7 +34,7 @@ from sim.rules import Variant, get_variant, house_rules
 from sim.run.experiment import Experiment, code_version
 from sim.run.output import whole_deals
 from sim.run.runner import Pool, dask_client, make_job, resolve_workers, whole_number
-from sim.run.seating import one_against_rest, seating
+from sim.run.seating import one_against_rest, seat_list
 from sim.run.store import write_text_atomic
 from sim.stats import CONFIDENCE, fmt_interval
 from strategies import REGISTRY, Knob, StrategyChoice, StrategyError, StrategySpec, parse_strategy
@@ -295,7 +295,7 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     used = 0
 
     def match(a: StrategyChoice, b: StrategyChoice, games: int, match_seed: int) -> dict[str, Any]:
-        job = make_job(v, seating(v, a, b), match_seed)
+        job = make_job(v, seat_list(v, a, b), match_seed)
         with Experiment([job], games, workers=workers, scheduler=client, pool=pool) as exp:
             exp.advance()
         return exp.summary(0, ROW, OPP, games, labels=one_against_rest(v, ROW, OPP), confidence=CONFIDENCE)

@@ -69,6 +69,7 @@ def comparison_lines(c: Comparison) -> list[str]:
     rot = int(c.pairs["rotations"].iat[0]) if len(c.pairs) else 0
     lines = [f"{c.variant}: {' vs '.join(c.labels)} on duplicate deals, seed {c.seed}: {c.games} games = "
              f"{c.games // max(rot, 1)} deals, each played on its {rot} rotations of the seating",
+             *([f"seating: {c.meta['seating_text']}"] if c.meta.get("seating_text") else []),
              "", pair_table(c.pairs).to_string(index=False), ""]
     for r in c.pairs.itertuples():
         lines.append(f"{r.a} vs {r.b}: 'won all' counts deals {r.a} won on every rotation. Pairing cut the "
@@ -159,7 +160,8 @@ def tournament_lines(t: Tournament) -> list[str]:
     rot = int(t.pairs["rotations"].iat[0])
     real = t.pairs[t.pairs["real"]]
     lines = [f"{t.variant}: round robin of {len(t.strategies)} strategies, {t.games} games ({t.games // rot} "
-             f"duplicate deals) per pair, seed {t.seed}", "",
+             f"duplicate deals) per pair, seed {t.seed}",
+             *([f"seating: {t.meta['seating_text']}"] if t.meta.get("seating_text") else []), "",
              "win rate of the row against the column [95% interval on the deals]:",
              win_matrix(t.pairs, t.strategies).to_string(), "",
              "score margin per deal of the row over the column [95%]:",

@@ -10,9 +10,13 @@ from sim.report.knob_study import Part, knob_study
 BLACK3_VALUES = ("throw", "keep", 2, 4, 8, 12)
 
 
+PARTS = (Part("hold_black3", BLACK3_VALUES, decision="throwing a black three to block the pile",
+          acts="black3_discards"),)
+
+
 def black_threes(games: int | None = None, **kw: Any) -> Study:
     return knob_study(
         "black_threes", "Hold black threes or throw them?",
         "A black three blocks the next player from the pile for one turn. Should it be thrown at once, kept "
         "for a going-out meld, or saved for a pile of at least N cards?",
-        [Part("hold_black3", BLACK3_VALUES)], games, **kw)
+        PARTS, games, **kw)

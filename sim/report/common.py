@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from sim.rules import PRESETS, Variant, get_variant, with_rules
+from sim.rules import Variant, get_variant, with_rules
 from sim.run.experiment import code_version, machine
+from sim.run.seating import Seating, parse_seating, seating_text
 from sim.run.store import (
     OtherRunError,
     outside_runs,
@@ -45,7 +46,10 @@ MIN_DEALS = 1000  # fewer deals (a small run) may give a narrow interval by chan
 SEED = 1
 
 
-VARIANT = "classic-4p"
+VARIANT = "classic-4p"  # a study's preset when none is named; its report keeps the study's bare name
+
+
+RARE = 0.05  # a choice that changes what is done fewer times than this per side and hand almost never arises
 
 
 STRONG = "expert"
@@ -96,9 +100,14 @@ def cache_dir(study: str) -> Path:
     return root / "studies" / study
 
 
+class NotApplicable(ValueError):
+    """A study's question does not arise at a preset (no knob it varies acts there); the one line says why."""
+
+
 @dataclass(frozen=True)
 class Setup:
-    """How a study plays: sizes, seed, house rules, the cache folder and where the games run."""
+    """How a study plays: its preset, sizes, seed, house rules, the seating of games with three sides or
+    more, the cache folder and where the games run."""
 
     games: int
     check: int
@@ -108,9 +117,14 @@ class Setup:
     workers: int = 0
     progress: Any = None
     scheduler: Any = None
+    preset: str = VARIANT
+    seating: Seating = Seating.REST
 
-    def variant(self, name: str = VARIANT) -> Variant:
-        return with_rules(get_variant(name), list(self.rules))
+    def variant(self, name: str | None = None) -> Variant:
+        return with_rules(get_variant(name or self.preset), list(self.rules))
+
+    def seating_text(self, a: str = "the row", b: str = "the opponent") -> str:
+        return seating_text(self.variant(), self.seating, a, b)
 
     def run(self, fn: Callable[..., Any], *args: Any, out: str, **kw: Any) -> Any:
         """`fn` (sweep or play) into the study cache under `out`."""
@@ -130,19 +144,23 @@ def cached(fn: Callable[..., Any], *args: Any, out: str | Path, **kw: Any) -> An
 
 
 def setup(name: str, games: int | None, seed: int, check_games: int | None, out: str | Path | None,
-          rules: Sequence[str], workers: int, progress: Any, scheduler: Any) -> Setup:
-    """Everything checked before a game: sizes, the house rules against every variant the study plays."""
+          rules: Sequence[str], workers: int, progress: Any, scheduler: Any, variant: str = VARIANT,
+          seating: str | Seating = Seating.REST) -> Setup:
+    """Everything checked before a game: the preset, sizes, the house rules against every variant the
+    study plays. The games are kept per preset: `out`/PRESET."""
     games = games_from_env() if games is None else games
     if games < 2:
         raise ValueError(f"games={games}: give at least 2 games per row")
     check = check_games_for(games) if check_games is None else check_games
     if check < 0:
         raise ValueError(f"check_games={check}: give 0 (no check against search) or more")
-    s = Setup(games, check, seed, Path(out) if out is not None else cache_dir(name), tuple(rules), workers,
-              progress, scheduler)
+    preset = get_variant(variant).name  # an unknown name: one line listing the presets
+    root = Path(out) if out is not None else cache_dir(name)
+    root = root if name == "variant_balance" else root / preset  # variant_balance plays every preset itself
+    s = Setup(games, check, seed, root, tuple(rules), workers, progress, scheduler, preset, parse_seating(seating))
     outside_runs(s.root)  # the cache's runs and output folders stand beside each other, never inside a run
-    for v in (PRESETS if name == "variant_balance" else [VARIANT]):
-        s.variant(v)
+    if name != "variant_balance":
+        s.variant()
     return s
 
 
@@ -186,6 +204,12 @@ class Study:
     seed: int
     wall_seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
+    variant: str = VARIANT
+
+    @property
+    def stem(self) -> str:
+        """The report's file name: the study's at its default preset, STUDY-PRESET elsewhere."""
+        return self.name if self.variant == VARIANT else f"{self.name}-{self.variant}"
 
     def draw(self, chart: str, ax: Any = None) -> Any:
         """Draw one of the charts on `ax` (a new Figure's Axes when None); returns the Axes."""

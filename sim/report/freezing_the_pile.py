@@ -10,9 +10,12 @@ from sim.report.knob_study import Part, knob_study
 FREEZE_VALUES = ("never", "always", 2, 5, 10, 15, 20, 30)
 
 
+PARTS = (Part("freeze", FREEZE_VALUES, decision="discarding a wild card to freeze the pile", acts="freezes"),)
+
+
 def freezing_the_pile(games: int | None = None, **kw: Any) -> Study:
     return knob_study(
         "freezing_the_pile", "Should I freeze the pile?",
         "Does discarding a wild to freeze the discard pile win more games, and when: never, always, or once "
         "the opponents have melded and the pile holds at least N cards?",
-        [Part("freeze", FREEZE_VALUES)], games, **kw)
+        PARTS, games, **kw)

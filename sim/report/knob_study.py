@@ -1,5 +1,6 @@
 """A study of one knob (studies 01 to 04): each part sweeps the knob for `baseline` against itself, checks
-the best setting against the strongest fast player (`expert`) and against `search`, and says the answer."""
+the best setting against the strongest fast player (`expert`) and against `search`, measures how often the
+choice changes what a side does (mirror play, sim.analysis.profile), and says the answer, at one preset."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from typing import Any
 
 import pandas as pd
 
+from sim.analysis.profile import profile
 from sim.analysis.sweep import sweep
 from sim.report.common import (
     FAIR,
+    RARE,
     SEARCH,
     SEED,
     STRONG,
@@ -22,6 +25,7 @@ from sim.report.common import (
     Z95,
     Z95_WIDTH,
     Headline,
+    NotApplicable,
     Setup,
     Study,
     fmt_pct,
@@ -30,9 +34,13 @@ from sim.report.common import (
     setup,
     study_meta,
 )
+from sim.rules import Variant
 from sim.run.output import folder_name, whole_deals
+from sim.run.seating import Seating
 from sim.stats import fmt_interval
 from strategies import StrategyError, parse_strategy
+
+FREQUENCY_GAMES = 2000  # mirror games per setting that say how often the choice changes what a side does
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,8 @@ class Part:
     strong_player: str = STRONG
     note: str = ""
     strong_opponent: str = ""  # default: the strong player's strategy at its defaults
+    decision: str = ""  # the decision the knob varies, in words ("discarding a wild to freeze the pile")
+    acts: str = ""  # the profile column (sim.analysis.profile.FIGURES) counting what the decision does, if any
 
     @property
     def opponent(self) -> str:
@@ -61,19 +71,53 @@ def _sweeps(part: Part, st: Setup) -> dict[str, pd.DataFrame]:
     the best and default settings against `search` (when `check` > 0)."""
     grid = {part.knob: list(part.values)}
     v = st.variant()
-    base = st.run(sweep, v, part.player, grid, part.opponent, games=st.games, seed=st.seed,
+    base = st.run(sweep, v, part.player, grid, part.opponent, games=st.games, seed=st.seed, seating=st.seating,
                   out=f"{part.knob}-{folder_name(part.player)}")
     strong = st.run(sweep, v, part.strong_player, grid, part.strong_against, games=st.games, seed=st.seed,
+                    seating=st.seating,
                     out=f"{part.knob}-{folder_name(part.strong_player)}-vs-{folder_name(part.strong_against)}")
+    if part.acts:
+        base = _with_frequency(part, st, base)
     tables = {"baseline": base, "expert": strong}
     if st.check > 0:
         default = _default_value(part)
         best = _best_other(base, part.knob, default)[part.knob]
         check = st.run(sweep, v, part.player, {part.knob: [default, knob_text(best)]}, SEARCH, games=st.check,
-                       seed=st.seed, out=f"{part.knob}-{folder_name(part.player)}-vs-search")
+                       seed=st.seed, seating=st.seating, out=f"{part.knob}-{folder_name(part.player)}-vs-search")
         check[part.knob] = _typed_like(check[part.knob], base[part.knob])
         tables["search"] = check
     return tables
+
+
+def frequency_games(st: Setup) -> int:
+    return min(st.games, FREQUENCY_GAMES)
+
+
+def _with_frequency(part: Part, st: Setup, base: pd.DataFrame) -> pd.DataFrame:
+    """The sweep with `acts` (what the decision does, per side and hand, each setting against itself) and
+    `changes` (how far that moves from the default's): a choice that changes nothing cannot matter."""
+    labels = list(base["strategy"])
+    prof = st.run(profile, st.variant(), labels, frequency_games(st), st.seed, mirror=True,
+                  out=f"{part.knob}-{folder_name(part.player)}-profile")
+    rate = dict(zip(prof["strategy"], prof[part.acts], strict=True))
+    out = base.copy()
+    out["acts"] = [float(rate[lab]) for lab in labels]
+    d = float(_row(out, part.knob, _default_value(part))["acts"])
+    out["changes"] = (out["acts"] - d).abs()
+    out.attrs.update(base.attrs)
+    return out
+
+
+def applies(name: str, parts: Sequence[Part], v: Variant) -> None:
+    """Refuse, with one line, a preset where a knob the study varies never acts (its answer would be a tie
+    of identical games)."""
+    for part in parts:
+        for player in dict.fromkeys((part.player, part.strong_player)):
+            knob = parse_strategy(player).spec.knob(part.knob)
+            if not knob.acts_at(v):
+                what = f" ({part.decision})" if part.decision else ""
+                raise NotApplicable(f"{name} does not apply at {v.name}: `{part.knob}`{what} needs "
+                                    f"{knob.missing(v)}, which {v.name} lacks")
 
 
 def _typed_like(column: pd.Series, like: pd.Series) -> pd.Series:
@@ -100,8 +144,11 @@ def _row(df: pd.DataFrame, knob: str, value: Any) -> pd.Series:
 
 def _best_other(df: pd.DataFrame, k: str, default: str) -> pd.Series:
     """The best setting other than `default`: the default against itself is 0.5 by construction, an
-    interval of zero width that measures nothing, so it never stands as a headline."""
+    interval of zero width that measures nothing, so it never stands as a headline; nor does a setting
+    that almost never plays otherwise than the default, where one that does is there."""
     others = df[[not _same(v, default) for v in df[k]]]
+    if "changes" in others and (others["changes"] >= RARE).any():  # one that plays as the default is no answer
+        others = others[others["changes"] >= RARE]
     return others.loc[others["win_rate"].idxmax()]
 
 
@@ -109,7 +156,9 @@ def _interval(r: pd.Series) -> str:
     return fmt_interval(r["win_rate"], r["win_low"], r["win_high"])
 
 
-def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], list[str], list[Headline]]:
+def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], list[str], list[Headline], dict[str, Any]]:
+    """The part's answer and its check in words, its headlines, and one row for the view across presets
+    (`advice`: the setting to play, only where it beats the default and holds with the strong player)."""
     base, strong = t["baseline"], t["expert"]
     k = part.knob
     default = _default_value(part)
@@ -121,7 +170,14 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
     heads = [Headline(f"{part.player}, {k}={b}, against {part.opponent}", float(best["win_rate"]),
                       float(best["win_low"]), float(best["win_high"]), int(best["deals"]))]
     answer = []
-    if better.empty:
+    rare: list[str] = []
+    if "changes" in base:
+        line, rare = _frequency_line(part, base)
+        answer.append(line)
+    if better.empty and len(rare) == len(base) - 1:
+        answer.append(f"So the sweep's tie is no answer: at this preset the choice almost never arises. (The best of "
+                      f"the other settings, `{k}={b}`, wins {heads[0].text()} against the default.)")
+    elif better.empty:
         answer.append(f"No setting of `{k}` tried beats the default `{k}={default}` by more than chance: the best of "
                       f"the others, `{k}={b}`, wins {heads[0].text()} of its games against it "
                       f"({len(base)} settings, {int(base['games'].iat[0])} games each; Holm's correction).")
@@ -175,7 +231,34 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                          "show a large reversal, not a small one.")
         else:
             holds.append(f"Against `{SEARCH}`: `{k}={default}` wins {_interval(d)} of {int(s['games'].iat[0])} games.")
-    return answer, holds, heads
+    summary = {"knob": k, "default": default, "best": b, "win_rate": float(best["win_rate"]),
+               "win_low": float(best["win_low"]), "win_high": float(best["win_high"]),
+               "margin": float(best["margin"]), "deals": int(best["deals"]), "real": not better.empty,
+               "arises": float(best["changes"]) if "changes" in base else math.nan,
+               "rare": len(rare) == len(base) - 1 if "changes" in base else False,
+               "strong": part.strong_player, "strong_win_rate": heads[-1].value, "holds": bool(held),
+               "advice": pick if not better.empty and held else ""}
+    return answer, holds, heads, summary
+
+
+def _frequency_line(part: Part, base: pd.DataFrame) -> tuple[str, list[str]]:
+    """How often the decision changes what a side does, in words, and the settings that almost never
+    play otherwise than the default."""
+    from sim.analysis.profile import FIGURES
+
+    k, default = part.knob, _default_value(part)
+    label = {c: text for c, text, _ in FIGURES}[part.acts]
+    d = _row(base, k, default)
+    others = base[[not _same(x, default) for x in base[k]]]
+    lo, hi = float(others["changes"].min()), float(others["changes"].max())
+    line = (f"How often the choice arises{f' ({part.decision})' if part.decision else ''}: {label}, each setting "
+            f"against itself: {d['acts']:.3f} with the default `{k}={default}`; the other settings move it by "
+            f"{lo:.3f} to {hi:.3f}.")
+    rare = [knob_text(x) for x in others.loc[others["changes"] < RARE, k]]
+    if rare:
+        line += (" " + ", ".join(f"`{x}`" for x in rare) + f" change it by less than {RARE:g} per side and hand: "
+                 "they almost never play otherwise than the default, so a tie of theirs with it is no answer.")
+    return line, rare
 
 
 def _strong_default(part: Part) -> tuple[str, bool]:
@@ -188,7 +271,7 @@ def _strong_default(part: Part) -> tuple[str, bool]:
         return _default_value(replace(part, player=part.strong_player)), False
 
 
-def _part_charts(part: Part, t: dict[str, pd.DataFrame]) -> dict[str, tuple[str, Callable[[Any], Any]]]:
+def _part_charts(part: Part, t: dict[str, pd.DataFrame], where: str) -> dict[str, tuple[str, Callable[[Any], Any]]]:
     from sim import plots  # matplotlib only when a chart is drawn: the command line starts faster
 
     k = part.knob
@@ -196,7 +279,7 @@ def _part_charts(part: Part, t: dict[str, pd.DataFrame]) -> dict[str, tuple[str,
     def curve(ax: Any) -> Any:
         ax = plots.sweep_curve(ax, t["baseline"], k, label=f"{part.player} vs {part.opponent}")
         return plots.sweep_curve(ax, t["expert"], k, label=f"{part.strong_player} vs {part.strong_against}",
-                                 title=f"{VARIANT}: win rate by {k} (95% interval on duplicate deals)")
+                                 title=f"{where}: win rate by {k} (95% interval on duplicate deals)")
 
     charts = {f"{k}_curve": (f"Win rate against the default by `{k}`, with its 95% band", curve)}
     if "search" in t:
@@ -204,7 +287,7 @@ def _part_charts(part: Part, t: dict[str, pd.DataFrame]) -> dict[str, tuple[str,
 
         def forest(ax: Any) -> Any:
             table = s.assign(label=[f"{k}={knob_text(v)} vs search" for v in s[k]])
-            return plots.forest(ax, table, title=f"{VARIANT}: against search")
+            return plots.forest(ax, table, title=f"{where}: against search")
 
         charts[f"{k}_search"] = (f"The default and the best `{k}` against `search`", forest)
     return charts
@@ -212,37 +295,49 @@ def _part_charts(part: Part, t: dict[str, pd.DataFrame]) -> dict[str, tuple[str,
 
 def knob_study(name: str, title: str, question: str, parts: Sequence[Part], games: int | None = None,
                seed: int = SEED, check_games: int | None = None, out: str | Path | None = None,
-               rules: Sequence[str] = (), workers: int = 0, progress: Any = None, scheduler: Any = None) -> Study:
-    """A question about knobs: each part's sweep against the default, and whether the best setting
-    still helps `expert` and against `search`."""
-    st = setup(name, games, seed, check_games, out, rules, workers, progress, scheduler)
+               rules: Sequence[str] = (), workers: int = 0, progress: Any = None, scheduler: Any = None,
+               variant: str = VARIANT, seating: str | Seating = Seating.REST) -> Study:
+    """A question about knobs at one preset: each part's sweep against the default, how often the choice
+    arises there, and whether the best setting still helps `expert` and against `search`. A preset where
+    a knob never acts is refused (NotApplicable) before any game."""
+    st = setup(name, games, seed, check_games, out, rules, workers, progress, scheduler, variant, seating)
     games, check = st.games, st.check
     v = st.variant()
+    applies(name, parts, v)
     t0 = time.perf_counter()
     tables: dict[str, pd.DataFrame] = {}
     charts: dict[str, tuple[str, Callable[[Any], Any]]] = {}
     answer: list[str] = []
     holds: list[str] = []
     heads: list[Headline] = []
-    method = [f"`{v.name}`{rules_text(st)}, duplicate deals: every deal is played with the sides swapped, so the "
-              "cards cancel. "
-              f"Each setting plays {whole_deals(games, 2)} games against the same strategy at its defaults; "
+    method = [f"`{v.name}`{rules_text(st)}, duplicate deals: every deal is played once per rotation of the seating "
+              "(the sides swapped), so the cards cancel. "
+              f"Each setting plays {whole_deals(games, v.n_sides)} games against the same strategy at its defaults; "
               "the same knob is swept for " + ", ".join(f"`{p.strong_player}` against `{p.strong_against}`"
                                                        for p in parts)
-              + (f", and the default and the best setting play {whole_deals(check, 2)} games each against "
+              + (f", and the default and the best setting play {whole_deals(check, v.n_sides)} games each against "
                  f"`{SEARCH}`." if check else ".")
               + f" Seed {seed}. Intervals are 95% on the deals; Holm's correction says which settings really "
-                "differ from the default."]
+                "differ from the default."
+              + (f" Seating (three sides or more): {st.seating_text()}; the answer can change with it "
+                 "(`--seating`)." if v.n_sides > 2 else f" Seating: {st.seating_text()}.")
+              + (f" How often each choice arises: every setting of `{parts[0].player}` against itself, "
+                 f"{whole_deals(frequency_games(st), v.n_sides)} games (`canasta-lab profile --mirror`)."
+                 if any(p.acts for p in parts) else "")]
+    summary: list[dict[str, Any]] = []
     for part in parts:
         t = _sweeps(part, st)
         for key, df in t.items():
             tables[f"{part.knob}_{key}"] = df
-        a, h, hd = _part_answer(part, t)
+        a, h, hd, row = _part_answer(part, t)
+        summary.append({"variant": v.name, **row})
         if part.note:
             method.append(part.note)
         answer += a
         holds += h
         heads += hd
-        charts.update(_part_charts(part, t))
+        charts.update(_part_charts(part, t, v.name))
+    tables["summary"] = pd.DataFrame(summary)
+    meta = {**study_meta(), "seating": st.seating.value, "seating_text": st.seating_text()}
     return Study(name, title, question, "\n\n".join(method), tables, charts, "\n\n".join(answer), "\n\n".join(holds),
-                 heads, whole_deals(games, 2), seed, time.perf_counter() - t0, study_meta())
+                 heads, whole_deals(games, v.n_sides), seed, time.perf_counter() - t0, meta, v.name)

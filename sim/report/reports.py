@@ -42,8 +42,12 @@ def report_tables(study: Study) -> list[tuple[str, str]]:
     out = []
     for key, df in study.tables.items():
         if key == "balance":
-            out.append(("Balance per preset", _markdown_table(df, ["variant", "measure", "value", "low", "high"],
-                                                              {c: ".4g" for c in ("value", "low", "high")})))
+            cols = ["variant", "players", "measure", "value", "low", "high", "capped_share"]
+            out.append(("Balance per preset and players", _markdown_table(
+                df, [c for c in cols if c in df], {c: ".4g" for c in ("value", "low", "high", "capped_share")})))
+        elif key == "summary":
+            out.append(("Presets ranked by the edge every player shows", _markdown_table(
+                df, list(df.columns), {c: "+.3f" for c in df.columns if c != "variant" and c != "verdict"})))
         elif key == "hands_per_game":
             continue
         else:
@@ -82,7 +86,8 @@ def report_markdown(study: Study, command: str, images: dict[str, str]) -> str:
 
 
 def write_report(study: Study, folder: str | Path, command: str, force: bool = False) -> Path:
-    """`folder/STUDY.md` and its charts in `folder/STUDY/`; returns the Markdown file's path. A folder
+    """`folder/STEM.md` and its charts in `folder/STEM/` (STEM: the study, with its preset unless that is the
+    default one); returns the Markdown file's path. A folder
     that holds another command's output is refused, or with `force` cleared of it (sim.run.store.claim)."""
     from matplotlib.figure import Figure
 
@@ -93,7 +98,7 @@ def write_report(study: Study, folder: str | Path, command: str, force: bool = F
     other = claim(root, REPORT, force)
     if other is not None:
         clear_output(root, other)
-    charts = root / study.name
+    charts = root / study.stem
     charts.mkdir(parents=True, exist_ok=True)
     if not (root / OUTPUT_FILE).exists():  # the folder holds reports: another command is refused it
         write_json_atomic(root / OUTPUT_FILE, {"command": REPORT})
@@ -102,8 +107,8 @@ def write_report(study: Study, folder: str | Path, command: str, force: bool = F
         fig = Figure(figsize=(7.5, 4.2), dpi=120)
         study.draw(stem, fig.subplots())
         plots.save(fig, charts / f"{stem}.png")
-        images[stem] = f"{study.name}/{stem}.png"
-    path = root / f"{study.name}.md"
+        images[stem] = f"{study.stem}/{stem}.png"
+    path = root / f"{study.stem}.md"
     write_text_atomic(path, report_markdown(study, command, images))
     return path
 

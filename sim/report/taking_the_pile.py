@@ -10,8 +10,11 @@ from sim.report.knob_study import Part, knob_study
 MIN_PILE_VALUES = (1, 2, 3, 4, 5, 6, 8, 10, 12)
 
 
+PARTS = (Part("min_pile", MIN_PILE_VALUES, decision="taking the discard pile", acts="pile_pickups"),)
+
+
 def taking_the_pile(games: int | None = None, **kw: Any) -> Study:
     return knob_study(
         "taking_the_pile", "How big a pile is worth taking?",
         "Once the side has melded, is a small discard pile worth taking, or only a big one?",
-        [Part("min_pile", MIN_PILE_VALUES)], games, **kw)
+        PARTS, games, **kw)

@@ -12,8 +12,9 @@ import pandas as pd
 
 from sim.records.results import Results, play
 from sim.records.tidy import hand_sides
-from sim.report.common import SEARCH, SEED, VARIANT, Headline, Setup, Study, fmt_pct, setup, study_meta
-from sim.rules import PRESETS, Variant, get_variant
+from sim.report.common import SEARCH, SEED, Headline, Setup, Study, fmt_pct, rules_text, setup, study_meta
+from sim.rules import PRESETS, RulesError, Variant, get_variant
+from sim.rules.variant import ONE_DEAL
 from sim.run.output import folder_name
 from sim.stats import mean_interval, wilson
 
@@ -84,97 +85,192 @@ def distinct_games(r: Results, deals: int | None = None) -> tuple[pd.DataFrame, 
     return g, h[h["game"].isin(g["game"])].reset_index(drop=True)
 
 
+PLAYERS = ("reference", "expert")  # the fixed yardstick and the strongest fast player, each on every seat
+
+
+PILE_SHY = {"min_pile": 8, "bu_take": 3}  # the third player: the yardstick taking only bigger piles
+
+
+PILE_SHY_ROLE = "pile-shy"  # the third player's column in the summary, whichever knob it sets
+
+
+CAP_SHARE = 0.01  # a row with more hands than this ended by the turn cap is flagged and judged by no verdict
+
+
+def pile_shy(v: Variant) -> str:
+    """`reference` with the pile play changed (the knob of the pile threshold that acts at `v`): an edge that
+    moves with it comes from the players' pile play, not from the rules."""
+    from strategies import parse_strategy
+
+    spec = parse_strategy("reference").spec
+    knob, value = next((k, x) for k, x in PILE_SHY.items() if spec.knob(k).acts_at(v))
+    return f"reference:{knob}={value}"
+
+
+def _verdict(rows: pd.DataFrame) -> str:
+    """The first dealer's edge at one preset across its players: of the rules only if every player shows
+    it on the same side of the fair share; a row flagged for the turn cap judges nothing."""
+    ok = rows[~rows["capped"]]
+    if ok.empty:
+        return "not judged (every player's hands hit the turn cap)"
+    above = (ok["low"] > ok["fair_share"]).all()
+    below = (ok["high"] < ok["fair_share"]).all()
+    none = ((ok["low"] <= ok["fair_share"]) & (ok["fair_share"] <= ok["high"])).all()
+    if above or below:
+        return "an edge of the rules: " + ("for" if above else "against") + " the first dealer's side with every player"
+    if none:
+        return "no measurable edge with any player"
+    return "an edge of the players, not of the rules: it comes and goes with who plays"
+
+
+def _rules_edge(rows: pd.DataFrame) -> float:
+    """The edge every player shows, its interval clear of the fair share (the smallest in size), else 0:
+    the ranking key, zero exactly where the verdict names no edge of the rules."""
+    ok = rows[~rows["capped"]]
+    if ok.empty or not ((ok["low"] > ok["fair_share"]).all() or (ok["high"] < ok["fair_share"]).all()):
+        return 0.0
+    return float(ok["excess"].abs().min() * np.sign(ok["excess"].iat[0]))
+
+
 def variant_balance(games: int | None = None, seed: int = SEED, check_games: int | None = None,
                     out: str | Path | None = None, rules: Sequence[str] = (), workers: int = 0, progress: Any = None,
-                    scheduler: Any = None, presets: Sequence[str] | None = None, strategy: str = "baseline") -> Study:
-    """Every preset (a new one appears here by itself) played by `strategy` on every seat: who gains
-    from the seating, how long hands and games last, how spread the scores are."""
+                    scheduler: Any = None, presets: Sequence[str] | None = None,
+                    players: Sequence[str] | None = None, seating: Any = None) -> Study:
+    """Every preset (a new one appears here by itself, or those of `presets`) played by each of `players`
+    on every seat (default `reference`, `expert`, and `reference` with other pile play): who gains from the
+    seating, with which players, how long hands and games last, how spread the scores are. A house rule
+    that some presets refuse is played at the others, and the refusing ones are named. One strategy on
+    every seat: `seating` has nothing to choose here."""
     st = setup("variant_balance", games, seed, check_games, out, rules, workers, progress, scheduler)
     games, check = st.games, st.check
-    names = list(presets) if presets is not None else list(PRESETS)
+    asked = list(presets) if presets is not None else list(PRESETS)
+    names, refused = [], []
+    for name in asked:
+        try:
+            st.variant(name)
+            names.append(name)
+        except RulesError as e:
+            refused.append(f"{name} ({e})")
+    if not names:
+        raise RulesError("every preset asked refuses the house rules: " + "; ".join(refused))
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
     turns, scores, lengths = [], [], []
     for name in names:
-        g, h = one_game_per_deal(st, st.variant(name), strategy, games, f"{name}-{folder_name(strategy)}")
-        rows += balance_row(name, g, h)
-        turns.append(pd.DataFrame({"variant": name, "turns": h["turns"].to_numpy()}))
-        scores.append(pd.DataFrame({"variant": name, "score": hand_sides(h)["total"].to_numpy()}))
-        lengths.append(pd.DataFrame({"variant": name, "n_hands": g["n_hands"].to_numpy()}))
+        v = st.variant(name)
+        cast = {p: p for p in (players or PLAYERS)} | ({} if players else {PILE_SHY_ROLE: pile_shy(v)})
+        for role, strategy in cast.items():
+            g, h = one_game_per_deal(st, v, strategy, games, f"{name}-{folder_name(strategy)}")
+            capped = float((h["reason"].astype(str) == "cap").mean()) if len(h) else 0.0
+            rows += [{**r, "players": strategy, "role": role, "capped_share": capped, "capped": capped > CAP_SHARE}
+                     for r in balance_row(name, g, h)]
+            if strategy == (players or PLAYERS)[0]:
+                turns.append(pd.DataFrame({"variant": name, "turns": h["turns"].to_numpy()}))
+                scores.append(pd.DataFrame({"variant": name, "score": hand_sides(h)["total"].to_numpy()}))
+                lengths.append(pd.DataFrame({"variant": name, "n_hands": g["n_hands"].to_numpy()}))
     table = pd.DataFrame(rows)
+    first_player = (players or PLAYERS)[0]
     strong = None
     if check > 0:
-        g, h = one_game_per_deal(st, st.variant(), SEARCH, max(1, check // st.variant().n_sides),
-                                 f"{VARIANT}-{SEARCH}")
-        strong = pd.DataFrame(balance_row(VARIANT, g, h))
+        v0 = st.variant(names[0])
+        g, h = one_game_per_deal(st, v0, SEARCH, max(1, check // v0.n_sides), f"{v0.name}-{SEARCH}")
+        strong = pd.DataFrame(balance_row(v0.name, g, h)).assign(players=SEARCH, role=SEARCH,
+                                                                    capped_share=np.nan, capped=False)
     hands_df, scores_df, games_df = (pd.concat(x, ignore_index=True) for x in (turns, scores, lengths))
     first = table[table["measure"].str.startswith("first dealer")]
-    heads = [Headline(f"{r.variant}: first dealer's side wins the game", r.value, r.low, r.high, games)
-             for r in first.itertuples()]
-    answer = []
-    for r in first.itertuples():
-        verdict = ("no measurable seat advantage" if r.low <= r.fair_share <= r.high else
-                   f"an advantage of {fmt_pct(r.excess)} to the first dealer's side" if r.excess > 0 else
-                   f"a disadvantage of {fmt_pct(r.excess)} to the first dealer's side")
-        of = table[table.variant == r.variant].set_index("measure")
-        length, turns, lead, dealt = (of.loc[m] for m in ("hands per game", "turns per hand", LEAD_OUT, DEALER_SCORE))
-        answer.append(f"- **{r.variant}**: the first dealer's side wins {r.value:.3f} [{r.low:.3f}, {r.high:.3f}] "
-                      f"of games (fair share {r.fair_share:.3f}): {verdict}. Within a hand, the dealer's side scores "
-                      f"{dealt.value:+.0f} [{dealt.low:+.0f}, {dealt.high:+.0f}] points against the others' mean, and "
-                      f"the side of the player left of the dealer, who plays first, goes out in {lead.value:.3f} "
-                      f"[{lead.low:.3f}, {lead.high:.3f}] of the hands ended by going out (fair share "
-                      f"{lead.fair_share:.3f}). A game lasts {length.value:.2f} hands of {turns.value:.1f} turns.")
-    if len(first):
-        answer.append("\nThe deal moves on every hand, so a side that deals one hand plays from the other "
-                      "seats in the next: whatever dealing gains or costs within a hand largely evens out over a "
-                      "game, which is why the seat advantage of a whole game is so much smaller than the hand's.")
+    heads = [Headline(f"{r.variant}, {r.players} on every seat: first dealer's side wins the game", r.value, r.low,
+                      r.high, games) for r in first.itertuples() if not r.capped]
+    summary = pd.DataFrame([{"variant": name, "verdict": _verdict(grp), "rules_edge": _rules_edge(grp),
+                             **{f"edge ({r.role})": float(r.excess) for r in grp.itertuples()}}
+                            for name, grp in first.groupby("variant", sort=False)])
+    summary = summary.assign(size=summary["rules_edge"].abs()).sort_values("size", ascending=False, kind="stable")
+    summary = summary.drop(columns="size").reset_index(drop=True)
+    answer = ["Presets ranked by the first dealer's edge that every player shows (an edge that only some players "
+              "show is the players', and ranks as none):", ""]
+    for r in summary.itertuples():
+        answer.append(f"{len(answer) - 1}. **{r.variant}**: {r.verdict}"
+                      + (f" ({fmt_pct(r.rules_edge)} at least)" if r.rules_edge else "") + ".")
+    answer.append("")
+    for name in names:
+        of = table[table.variant == name]
+        parts = []
+        for strategy, grp in of.groupby("players", sort=False):
+            m = grp.set_index("measure")
+            w, dealt, lead = m.loc["first dealer's side wins the game"], m.loc[DEALER_SCORE], m.loc[LEAD_OUT]
+            flag = (f" **flagged: {100 * w.capped_share:.1f}% of hands ended by the turn cap, not judged**"
+                    if w.capped else "")
+            parts.append(f"`{strategy}`: first dealer's side wins {w.value:.3f} [{w.low:.3f}, {w.high:.3f}] (fair "
+                         f"{w.fair_share:.3f}), dealer's side {dealt.value:+.0f} [{dealt.low:+.0f}, {dealt.high:+.0f}] "
+                         f"points a hand, first player's side goes out in {lead.value:.3f} of hands ended by going "
+                         f"out{flag}")
+        answer.append(f"- **{name}**: " + "; ".join(parts) + ".")
+    one_deal = [n for n in names if get_variant(n).game.target_score == ONE_DEAL]
+    many = [n for n in names if n not in one_deal]
+    if many:
+        answer.append("\nWhere a game is several hands (" + ", ".join(many) + "), the deal moves on every hand, so a "
+                      "side that deals one hand plays from the other seats in the next: whatever dealing gains or "
+                      "costs within a hand largely evens out over a game, which is why the seat advantage of a whole "
+                      "game is so much smaller than the hand's."
+                      + (" Where a game is one deal (" + ", ".join(one_deal) + "), nothing evens out: the first "
+                         "dealer's edge of the hand is the game's." if one_deal else ""))
+    elif one_deal:
+        answer.append("\nA game here is one deal, so nothing evens out: the first dealer's edge of the hand is the "
+                      "game's.")
     from sim import plots
 
     holds = ""
     if strong is not None:
-        s = strong.iloc[0]
-        holds = (f"With `{SEARCH}` on every seat of `{VARIANT}` ({len(g)} deals), the first dealer's "
-                 f"side wins {s.value:.3f} [{s.low:.3f}, {s.high:.3f}]; hands last {strong.iloc[3].value:.1f} turns "
-                 f"and games {strong.iloc[4].value:.2f} hands (with `{strategy}`: see the table).")
-        table = pd.concat([table, strong.assign(variant=f"{VARIANT} ({SEARCH})")], ignore_index=True)
+        s0 = strong.iloc[0]
+        holds = (f"With `{SEARCH}` on every seat of `{names[0]}` ({len(g)} deals), the first dealer's "
+                 f"side wins {s0.value:.3f} [{s0.low:.3f}, {s0.high:.3f}]; hands last {strong.iloc[3].value:.1f} "
+                 f"turns and games {strong.iloc[4].value:.2f} hands (with the fast players: see the table).")
+        table = pd.concat([table, strong], ignore_index=True)
 
     def seat(ax: Any) -> Any:
-        rows_ = table[table["measure"].str.startswith("first dealer")]
+        rows_ = table[table["measure"].str.startswith("first dealer") & ~table["capped"]]
         return plots.variant_panel(
             ax, rows_.assign(lo=rows_["low"] - rows_["fair_share"], hi=rows_["high"] - rows_["fair_share"]),
-            "excess", low="lo", high="hi", ref=0.0, title="first dealer's side: win rate minus its fair share",
+            "excess", low="lo", high="hi", hue="players", ref=0.0,
+            title="first dealer's side: win rate minus its fair share",
             xlabel="win rate minus fair share (95% interval)")
 
     def dealer(ax: Any) -> Any:
-        rows_ = table[table["measure"].str.startswith("dealer's side")]
-        return plots.variant_panel(ax, rows_, "value", low="low", high="high", ref=0.0,
+        rows_ = table[table["measure"].str.startswith("dealer's side") & ~table["capped"]]
+        return plots.variant_panel(ax, rows_, "value", low="low", high="high", hue="players", ref=0.0,
                                    title="dealer's side hand score minus the other sides' mean",
                                    xlabel="points per hand (95% interval)")
 
     charts = {
-        "seat_advantage": ("Win rate of the first dealer's side minus its fair share, per preset", seat),
-        "dealer_advantage": ("Hand score of the dealer's side over the others, per preset", dealer),
-        "game_length": ("Hands per game, per preset",
+        "seat_advantage": ("Win rate of the first dealer's side minus its fair share, per preset and players", seat),
+        "dealer_advantage": ("Hand score of the dealer's side over the others, per preset and players", dealer),
+        "game_length": (f"Hands per game, per preset ({first_player})",
                         lambda ax: plots.distribution(ax, games_df, "n_hands", by="variant",
                                                       title="hands per game")),
-        "hand_length": ("Turns per hand, per preset",
+        "hand_length": (f"Turns per hand, per preset ({first_player})",
                         lambda ax: plots.distribution(ax, hands_df, "turns", by="variant", kind="ecdf",
                                                       title="turns per hand (cumulative)")),
-        "scores": ("Hand score per side, per preset",
+        "scores": (f"Hand score per side, per preset ({first_player})",
                    lambda ax: plots.distribution(ax, scores_df, "score", by="variant", kind="ecdf",
                                                  title="hand score per side (cumulative)")),
     }
-    method = (f"Every preset of this version ({', '.join(names)}), `{strategy}` on every seat, {games} deals each "
-              f"from seed {seed}, one game per deal, with every hand recorded. (Games are dealt in duplicate, the "
-              "seating rotated over the same cards; with one strategy everywhere the rotations are the same game, "
-              "so only one counts.) The same strategy everywhere means any "
-              "difference between seats comes from the rules and the seating, not from the players. Seat advantage "
-              "is the game win rate of the side that deals the first hand, against its fair share (one over the "
-              "number of sides; Wilson interval); the dealer's advantage is the dealer's side hand score minus the "
-              "other sides' mean (t interval over hands)." + (
-                  f" The check plays `{SEARCH}` on every seat of `{VARIANT}`." if check else ""))
-    return Study("variant_balance", "How balanced is each variant?",
-                 "Does the seating favour a side (the dealer's, or the first to play)? How long do hands and games "
-                 "last, and how spread are the scores, in every preset?", method,
-                 {"balance": table, "hands_per_game": games_df}, charts, "\n".join(answer), holds, heads,
-                 games, seed, time.perf_counter() - t0, study_meta())
+    who = ", ".join(f"`{p}`" for p in (players or PLAYERS)) + (
+        ", and `reference` with other pile play (" + ", ".join(f"`{k}={x}`" for k, x in PILE_SHY.items())
+        + ", whichever acts at the preset)" if not players else "")
+    method = (f"Presets {', '.join(names)}{rules_text(st)}; each played by {who}, one strategy on every seat, "
+              f"{games} deals each from seed {seed}, one game per deal, with every hand recorded. (Games are dealt in "
+              "duplicate, the seating rotated over the same cards; with one strategy everywhere the rotations are "
+              "the same game, so only one counts.) With one strategy everywhere, a difference between seats comes "
+              "from the rules and the seating together with how that strategy plays: an edge is called the rules' "
+              "only when every player shows it. Seat advantage is the game win rate of the side that deals the "
+              "first hand, against its fair share (one over the number of sides; Wilson interval); the dealer's "
+              "advantage is the dealer's side hand score minus the other sides' mean (t interval over hands). A row "
+              f"with more than {CAP_SHARE:.0%} of its hands ended by the turn cap is flagged and judges nothing."
+              + (f" Refused by the house rules, so not played: {'; '.join(refused)}." if refused else "")
+              + (f" The check plays `{SEARCH}` on every seat of `{names[0]}`." if check else ""))
+    study = Study("variant_balance", "How balanced is each variant?",
+                  "Does the seating favour a side (the dealer's, or the first to play), with which players? How long "
+                  "do hands and games last, and how spread are the scores, in every preset?", method,
+                  {"balance": table, "summary": summary, "hands_per_game": games_df}, charts, "\n".join(answer),
+                  holds, heads, games, seed, time.perf_counter() - t0, study_meta())
+    study.meta["refused"] = refused
+    return study

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.records.results import ResultsError
-from sim.report.common import SEED, STRONG, Study, checkout_root
+from sim.report.common import SEED, STRONG, VARIANT, Study, checkout_root
 from sim.report.knob_study import Part, knob_study
+from sim.run.seating import Seating
 
 OWN_NOTEBOOK = "06_your_own_strategy.ipynb"
 
@@ -30,20 +31,27 @@ def own_strategy_cell(notebook: str | Path | None = None) -> str:
     raise ResultsError(f"{str(path)!r} has no cell tagged {OWN_TAG!r}")
 
 
-def your_own_strategy(games: int | None = None, seed: int = SEED, check_games: int | None = None,
-                      out: str | Path | None = None, rules: Sequence[str] = (), workers: int = 0,
-                      progress: Any = None, scheduler: Any = None, notebook: str | Path | None = None) -> Study:
-    """The strategy notebook 06 writes, its own knob swept against `baseline` and `expert`."""
+def own_parts(notebook: str | Path | None = None) -> tuple[str, list[Part]]:
+    """The strategy notebook 06 defines (running its strategy cell) and one study part per knob of its grid."""
     scope: dict[str, Any] = {"__name__": "canasta_lab_notebook"}
     exec(compile(own_strategy_cell(notebook), OWN_NOTEBOOK, "exec"), scope)  # noqa: S102 - our own notebook
     name, grid = scope["MY_STRATEGY"], scope["MY_GRID"]
-    knobs = ", ".join(f"`{k}`" for k in grid)
+    return name, [Part(k, tuple(values), player=name, strong_player=name, strong_opponent=STRONG)
+                  for k, values in grid.items()]
+
+
+def your_own_strategy(games: int | None = None, seed: int = SEED, check_games: int | None = None,
+                      out: str | Path | None = None, rules: Sequence[str] = (), workers: int = 0,
+                      progress: Any = None, scheduler: Any = None, notebook: str | Path | None = None,
+                      variant: str = VARIANT, seating: str | Seating = Seating.REST) -> Study:
+    """The strategy notebook 06 writes, its own knob swept against `baseline` and `expert`."""
+    name, parts = own_parts(notebook)
+    knobs = ", ".join(f"`{p.knob}`" for p in parts)
     study = knob_study("your_own_strategy", f"Your own strategy: `{name}`",
                        f"Does `{name}`'s own knob {knobs} make it stronger than `baseline`, and at which value?",
-                       [Part(k, tuple(values), player=name, strong_player=name, strong_opponent=STRONG)
-                        for k, values in grid.items()],
+                       parts,
                        games, seed, check_games if check_games is not None else 0, out, rules, workers, progress,
-                       scheduler)
+                       scheduler, variant, seating)
     study.method += (f"\n\nThe strategy is the cell tagged `{OWN_TAG}` of `notebooks/{OWN_NOTEBOOK}`; its opponent is "
                      f"`{name}` at its defaults, which is `baseline` wherever the strategy defers to it.")
     return study

@@ -3,10 +3,57 @@ and the side labels a person reads."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from sim.rules import Variant
 from sim.run.frames import side_labels
 from sim.run.runner import Job
 from strategies import StrategyChoice
+
+
+class Seating(StrEnum):
+    """How two strategies share the sides of a game with three sides or more (each for himself): the
+    answer to "does A beat B" can change with it, so every comparison names the one it used. With two
+    sides both are the same games."""
+
+    REST = "rest"  # A on one side, B on every other: one player against a table of the other
+    ALTERNATE = "alternate"  # A, B, A, ... side by side: A holds every other side
+
+
+SEATINGS = ", ".join(s.value for s in Seating)
+
+
+def parse_seating(text: str | Seating) -> Seating:
+    """A seating by its name; one line naming what is accepted otherwise."""
+    try:
+        return Seating(str(text).strip().lower())
+    except ValueError:
+        raise ValueError(f"unknown seating {text!r}; accepted: rest (one against the rest), alternate "
+                         "(alternating sides)") from None
+
+
+def side_strategies(variant: Variant, a: str, b: str, mode: Seating = Seating.REST) -> list[str]:
+    """Per side of the base seating, `a` or `b` under `mode` (a side's label, or a side's strategy)."""
+    if mode == Seating.ALTERNATE:
+        return [a if s % 2 == 0 else b for s in range(variant.n_sides)]
+    return [a] + [b] * (variant.n_sides - 1)
+
+
+def what_seating(variant: Variant, mode: Seating) -> dict[str, str]:
+    """The seating as an output folder's record holds it: only where it changes the games (three sides or
+    more), so a folder written before the choice existed, at two sides, is the same command still."""
+    return {"seating": mode.value} if variant.n_sides > 2 else {}
+
+
+def seating_text(variant: Variant, mode: Seating, a: str = "A", b: str = "B") -> str:
+    """The seating in words, as every output states it."""
+    n = variant.n_sides
+    if n == 2:
+        per = "partnerships, side against side" if any(len(side) > 1 for side in variant.sides) else "one against one"
+        return f"{a} against {b}: {per}"
+    pattern = ", ".join(side_strategies(variant, a, b, mode))
+    what = ("one against the rest" if mode == Seating.REST else "alternating seats")
+    return f"{what} ({mode.value}): the {n} sides play {pattern} in turn of play, rotated over every deal"
 
 
 def refuse_mixed_sides(job: Job) -> None:
@@ -28,8 +75,8 @@ def side_labels0(job: Job) -> list[str]:
 
 
 def one_against_rest(v: Variant, a: str, b: str) -> list[str]:
-    """Side labels of the seating sim.analysis.sweep.seating makes: `a` on side 0, `b` on every other side."""
-    return [a] + [b] * (v.n_sides - 1)
+    """Side labels of the seating `seating` makes by default: `a` on side 0, `b` on every other side."""
+    return side_strategies(v, a, b, Seating.REST)
 
 
 def short(label: str) -> str:
@@ -38,6 +85,9 @@ def short(label: str) -> str:
     return parts[0] if len(set(parts)) == 1 else label
 
 
-def seating(variant: Variant, a: StrategyChoice, b: StrategyChoice) -> list[StrategyChoice]:
-    """`a` on every seat of side 0, `b` on every other seat (so in a 3-player game, b twice)."""
-    return [a if variant.seat_side(p) == 0 else b for p in range(variant.players)]
+def seat_list(variant: Variant, a: StrategyChoice, b: StrategyChoice,
+              mode: Seating = Seating.REST) -> list[StrategyChoice]:
+    """The strategy of every seat: with `rest`, `a` on every seat of side 0 and `b` on every other (in a
+    3-player game, b twice); with `alternate`, `a` on the even sides and `b` on the odd ones."""
+    sides = side_strategies(variant, "a", "b", mode)
+    return [a if sides[variant.seat_side(p)] == "a" else b for p in range(variant.players)]

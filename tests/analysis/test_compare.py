@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import compare, read, tournament
+from sim import compare, read, sweep, tournament
 from sim.cli import main
 from sim.stats import sprt_bounds
 
@@ -220,3 +220,42 @@ def test_a_sweep_asked_again_with_one_more_value_plays_only_the_new_row(tmp_path
     # another opponent is another sweep: still refused
     with pytest.raises(OtherRunError, match="holds the results of another sweep .different opponent."):
         sweep("classic-4p", "baseline", {"min_pile": [3]}, "freezer", games=8, seed=1, workers=1, out=out)
+
+
+def _seats(folder) -> list[str]:
+    return [x.split(":")[0] for x in read(folder).meta["seating"]]
+
+
+def test_the_seating_of_each_for_himself_games_is_a_choice_recorded_and_stated(tmp_path, capsys):
+    # classic-3p: three sides of one seat. `rest` puts the row on one side against two opponents,
+    # `alternate` gives the row two sides of three (A, B, A), rotated over every deal either way
+    grid = {"min_pile": [4]}
+    rest = sweep("classic-3p", "baseline", grid, "reference", games=6, seed=1, out=tmp_path / "rest")
+    alt = sweep("classic-3p", "baseline", grid, "reference", games=6, seed=1, out=tmp_path / "alt",
+                seating="alternate")
+    assert _seats(tmp_path / "rest" / "baseline_min_pile=4.parquet") == ["baseline", "reference", "reference"]
+    assert _seats(tmp_path / "alt" / "baseline_min_pile=4.parquet") == ["baseline", "reference", "baseline"]
+    assert rest.attrs["seating"] == "rest" and alt.attrs["seating"] == "alternate"
+    assert "one against the rest" in rest.attrs["seating_text"]
+    # the same folder asked again with the other seating holds another sweep: refused, nothing replaced
+    with pytest.raises(ValueError, match="different seating"):
+        sweep("classic-3p", "baseline", grid, "reference", games=6, seed=1, out=tmp_path / "rest",
+              seating="alternate")
+    c = compare("classic-3p", ["baseline", "reference"], 6, seed=1, seating="rest")
+    assert c.meta["seating_mode"] == "rest" and [x.split(":")[0] for x in c.meta["seating"]] == [
+        "baseline", "reference", "reference"]
+    assert "seating: one against the rest (rest)" in c.table()
+    default = compare("classic-3p", ["baseline", "reference"], 6, seed=1)
+    assert default.meta["seating_mode"] == "alternate"  # the strategies as listed take the seats in turn
+    assert main(["sweep", "classic-3p", "-s", "baseline", "--grid", "min_pile=4", "--vs", "reference", "--games", "3",
+                 "--seed", "1", "--seating", "alternate", "--quiet"]) == 0
+    assert "seating: alternating seats (alternate)" in capsys.readouterr().out
+
+
+def test_at_two_sides_both_seatings_are_the_same_games():
+    a = sweep("classic-2p", "baseline", {"min_pile": [4]}, "reference", games=10, seed=3)
+    b = sweep("classic-2p", "baseline", {"min_pile": [4]}, "reference", games=10, seed=3, seating="alternate")
+    assert a[["wins", "margin"]].equals(b[["wins", "margin"]])
+    assert "one against one" in a.attrs["seating_text"]
+    with pytest.raises(ValueError, match="unknown seating 'round'; accepted: rest"):
+        sweep("classic-2p", "baseline", {"min_pile": [4]}, games=2, seed=1, seating="round")

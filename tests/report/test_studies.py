@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from sim import PRESETS
+from sim import PRESETS, load
 from sim.cli import main
 from sim.report import studies
 from sim.run.store import RUN_FILE
@@ -68,11 +68,103 @@ def test_asking_study_answers_both_questions_with_expert_made_to_ask(tmp_path):
     assert not s.headlines[1].what.startswith("expert:answer_max=100, ask=never,")  # never itself
 
 
-def test_variant_balance_covers_every_preset_by_itself(tmp_path):
+def test_variant_balance_covers_every_preset_by_itself_with_three_players_each(tmp_path):
     s = studies.variant_balance(games=4, check_games=0, out=tmp_path, workers=1)
-    assert list(dict.fromkeys(s.tables["balance"]["variant"])) == list(PRESETS)
-    assert len(s.headlines) == len(PRESETS)
+    table = s.tables["balance"]
+    assert list(dict.fromkeys(table["variant"])) == list(PRESETS)
+    roles = table.groupby("variant")["role"].unique()
+    assert all(sorted(r) == ["expert", "pile-shy", "reference"] for r in roles)
+    # the pile-shy player sets whichever pile threshold acts at the preset
+    shy = table[table["role"] == "pile-shy"].groupby("variant")["players"].first()
+    assert shy["classic-4p"] == "reference:min_pile=8" and shy["buraco-2p"] == "reference:bu_take=3"
+    assert list(s.tables["summary"]["variant"]).count("classic-4p") == 1  # one ranked summary, a row per preset
+    assert {h.what.split(",")[0] for h in s.headlines} <= set(PRESETS)
+    assert "`reference`, `expert`" in s.method  # the players are stated
     draw_all(s)
+
+
+def test_variant_balance_plays_the_presets_asked_and_names_those_refusing_a_house_rule(tmp_path):
+    s = studies.variant_balance(games=2, check_games=0, out=tmp_path, workers=1, presets=["classic-4p", "pennies-6p"],
+                                rules=["going_out_canastas=2"], players=["reference"])
+    assert set(s.tables["balance"]["variant"]) == {"classic-4p"}
+    assert "pennies-6p" in s.method and "going_out_canastas" in s.method
+    with pytest.raises(studies.RulesError, match="every preset asked refuses"):
+        studies.variant_balance(games=2, check_games=0, out=tmp_path, presets=["pennies-6p"],
+                                rules=["going_out_canastas=2"])
+
+
+def _firsts(*rows: tuple[float, float, float, bool]) -> pd.DataFrame:
+    return pd.DataFrame([{"value": v, "low": lo, "high": hi, "capped": c, "fair_share": 0.5, "excess": v - 0.5}
+                         for v, lo, hi, c in rows])
+
+
+def test_an_edge_is_the_rules_only_when_every_player_shows_it_and_a_capped_player_judges_nothing():
+    from sim.report.variant_balance import _rules_edge, _verdict
+
+    rules = _firsts((0.56, 0.55, 0.57, False), (0.53, 0.52, 0.54, False))
+    players = _firsts((0.56, 0.55, 0.57, False), (0.49, 0.48, 0.50, False))
+    capped = _firsts((0.56, 0.55, 0.57, False), (0.40, 0.39, 0.41, True))
+    assert _verdict(rules).startswith("an edge of the rules: for") and np.isclose(_rules_edge(rules), 0.03)
+    assert _verdict(players).startswith("an edge of the players") and _rules_edge(players) == 0
+    assert _verdict(capped).startswith("an edge of the rules") and np.isclose(_rules_edge(capped), 0.06)
+    assert _verdict(_firsts((0.5, 0.4, 0.6, False))) == "no measurable edge with any player"
+
+
+def test_the_evening_out_over_a_game_is_said_only_of_games_of_several_hands(tmp_path):
+    s = studies.variant_balance(games=2, check_games=0, out=tmp_path, workers=1, presets=["buraco-2p"],
+                                players=["reference"])
+    assert "largely evens out" not in s.answer and "nothing evens out" in s.answer
+
+
+def test_a_knob_study_answers_at_another_preset_with_its_cache_and_report_name_of_its_own(tmp_path):
+    s = studies.freezing_the_pile(games=4, check_games=0, out=tmp_path, workers=1, variant="boat-2p")
+    assert s.variant == "boat-2p" and s.stem == "freezing_the_pile-boat-2p"
+    assert s.tables["freeze_baseline"].attrs["variant"] == "boat-2p"
+    assert (tmp_path / "boat-2p" / "freeze-baseline").is_dir()
+    assert "`boat-2p`" in s.method and "one against one" in s.method
+    # how often the choice arises: every setting against itself, the default's own row moving nothing
+    t = s.tables["freeze_baseline"].set_index("freeze")
+    assert {"acts", "changes"} <= set(t.columns) and t.loc["never", "changes"] == 0
+    assert "How often the choice arises" in s.answer
+    assert studies.freezing_the_pile(games=4, check_games=0, out=tmp_path, workers=1).stem == "freezing_the_pile"
+
+
+@pytest.mark.parametrize("study,preset,needs", [("asking_to_go_out", "classic-3p", "a partner to ask"),
+                                                ("freezing_the_pile", "buraco-4p", "Canasta games"),
+                                                ("black_threes", "buraco-2p", "Canasta games")])
+def test_a_question_that_does_not_arise_at_a_preset_is_refused_in_one_line_before_any_game(tmp_path, study, preset,
+                                                                                        needs):
+    with pytest.raises(studies.NotApplicable, match=f"{study} does not apply at {preset}: .*{needs}"):
+        studies.STUDIES[study](games=4, check_games=0, out=tmp_path, variant=preset)
+    assert not any(tmp_path.rglob("*.parquet"))
+
+
+def test_choose_presets_reads_presets_families_player_counts_and_all():
+    chosen, skipped = studies.choose_presets("asking_to_go_out", "all")
+    assert chosen == ["classic-4p", "classic-6p", "house-001-4p", "house-003-4p", "boat-4p", "pennies-6p"]
+    assert len(skipped) == len(PRESETS) - len(chosen) and all("a partner to ask" in x for x in skipped)
+    chosen, skipped = studies.choose_presets("freezing_the_pile", "4p")
+    assert "buraco-4p" not in chosen and "railroad-4p" in chosen and len(skipped) == 1
+    assert studies.choose_presets("freezing_the_pile", "boat")[0] == ["boat-2p", "boat-3p", "boat-4p"]
+    assert studies.choose_presets("freezing_the_pile", None)[0] == ["classic-4p"]
+    assert studies.choose_presets("variant_balance", None)[0] == list(PRESETS)
+    with pytest.raises(ValueError, match="unknown preset 'boats'; accepted: classic-4p"):
+        studies.choose_presets("freezing_the_pile", "boats")
+    with pytest.raises(ValueError, match="no preset for 5p; player counts with presets: 2p, 3p, 4p, 6p"):
+        studies.choose_presets("freezing_the_pile", "5p")
+    with pytest.raises(studies.NotApplicable, match="applies at none of the presets asked"):
+        studies.choose_presets("asking_to_go_out", "railroad")
+
+
+def test_a_setting_that_almost_never_changes_the_play_is_said_so_and_never_the_headline():
+    from sim.report.knob_study import Part, _best_other, _frequency_line
+
+    part = Part("freeze", ("never", 5, 10), acts="freezes", decision="freezing")
+    base = pd.DataFrame({"freeze": ["never", "5", "10"], "win_rate": [0.5, 0.45, 0.52],
+                         "acts": [0.0, 0.3, 0.01], "changes": [0.0, 0.3, 0.01]})
+    line, rare = _frequency_line(part, base)
+    assert rare == ["10"] and "`10` change it by less than" in line and "0.000 with the default" in line
+    assert _best_other(base, "freeze", "never")["freeze"] == "5"  # 10 wins more, but plays as the default
 
 
 def test_balance_row_reads_the_first_dealers_side_and_the_dealers_hand_score():
@@ -111,7 +203,9 @@ def test_a_study_asked_again_plays_only_what_is_missing(tmp_path):
     s = studies.taking_the_pile(games=8, check_games=0, out=tmp_path, workers=1)
     assert (s.tables["min_pile_baseline"]["games"] == 8).all()
     runs = sorted(tmp_path.rglob(RUN_FILE))
-    assert len(runs) == 2 * len(studies.MIN_PILE_VALUES)  # a run folder per setting, for baseline and expert
+    # a run folder per setting: baseline's sweep, expert's, and baseline's settings against themselves (how
+    # often the choice arises)
+    assert len(runs) == 3 * len(studies.MIN_PILE_VALUES)
     for run in runs:
         played = [x["games_played"] for x in json.loads(run.read_text())["sessions"]]
         assert len(played) == 2 and played[0] == played[1] > 0  # the second call played only the 4 new games
@@ -165,13 +259,39 @@ def test_report_refuses_to_replace_a_report_without_force_and_anything_not_ours_
     assert (out / "taking_the_pile.md").read_text() == "my notes\n" and not (tmp_path / "c").exists()
 
 
+def test_report_at_several_presets_writes_one_report_each_and_says_which_presets_it_skipped(tmp_path, capsys):
+    out = tmp_path / "reports"
+    assert main(["report", "freezing_the_pile", "--variant", "boat-2p,buraco", "--games", "2", "--check-games",
+                 "0", "--out", str(out), "--cache", str(tmp_path / "cache"), "--workers", "1", "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "skipped: freezing_the_pile does not apply at buraco-2p" in printed
+    assert "skipped: freezing_the_pile does not apply at buraco-4p" in printed
+    text = (out / "freezing_the_pile-boat-2p.md").read_text()
+    assert "Reproduce: `canasta-lab report freezing_the_pile --variant boat-2p --games 2" in text
+    assert not (out / "freezing_the_pile.md").exists() and (out / "freezing_the_pile-boat-2p").is_dir()
+
+
+def test_report_states_the_seating_of_a_game_of_three_sides_and_records_it(tmp_path):
+    out = tmp_path / "reports"
+    assert main(["report", "taking_the_pile", "--variant", "classic-3p", "--seating", "alternate", "--games", "3",
+                 "--check-games", "0", "--out", str(out), "--cache", str(tmp_path / "c"), "--workers", "1",
+                 "--quiet"]) == 0
+    text = (out / "taking_the_pile-classic-3p.md").read_text()
+    assert "--seating alternate" in text and "alternating seats (alternate)" in text
+    sweep = load(tmp_path / "c" / "classic-3p" / "min_pile-baseline")
+    assert sweep.attrs["seating"] == "alternate"
+
+
 @pytest.mark.parametrize(("args", "says"), [
+    (["report", "asking_to_go_out", "--variant", "classic-2p"], "asking_to_go_out does not apply at classic-2p"),
+    (["report", "1", "--variant", "classic-5p"], "unknown preset 'classic-5p'; accepted: classic-4p"),
+    (["report", "1", "--seating", "round"], "invalid choice: 'round'"),
     (["report", "freezing"], "unknown study 'freezing'; accepted: freezing_the_pile"),
     (["report", "1", "--rule", "no_such_rule=1"], "no_such_rule"),
     (["report", "1", "--games", "0"], "positive whole number"),
 ])
 def test_report_bad_input_is_one_line_before_any_game(tmp_path, capsys, args, says):
-    with pytest.raises(SystemExit) if "--games" in args else _nothing():
+    with pytest.raises(SystemExit) if {"--games", "--seating"} & set(args) else _nothing():
         code = main([*args, "--out", str(tmp_path / "o"), "--cache", str(tmp_path / "c"), "--quiet"])
         assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -185,3 +305,28 @@ class _nothing:
 
     def __exit__(self, *exc: object) -> bool:
         return False
+
+
+def _answered(variant: str, **row) -> studies.Study:
+    base = {"variant": variant, "knob": "freeze", "default": "never", "best": "10", "win_rate": 0.52,
+            "win_low": 0.51, "win_high": 0.53, "margin": 20.0, "deals": 2000, "real": True, "arises": 0.2,
+            "rare": False, "strong": "expert", "strong_win_rate": 0.51, "holds": True, "advice": "10"}
+    return studies.Study("freezing_the_pile", "Should I freeze the pile?", "q", "m", {"summary": pd.DataFrame(
+        [{**base, **row}])}, {}, "a", "", [], 4000, 1, variant=variant)
+
+
+def test_the_view_across_presets_says_where_the_answer_holds_and_where_it_changes():
+    same = studies.across([_answered("classic-4p"), _answered("boat-4p")])
+    assert "the same answer at every preset asked (classic-4p, boat-4p): freeze=10" in same.answer
+    assert same.stem == "freezing_the_pile-across" and len(same.headlines) == 2
+    changed = studies.across([_answered("classic-4p"),
+                              _answered("boat-4p", rare=True, real=False, advice="", arises=0.01),
+                              _answered("house-001-4p", real=False, advice="", best="2", win_rate=0.49),
+                              _answered("house-003-4p", holds=False, advice="")])
+    text = changed.answer
+    assert "the answer changes with the preset: freeze=10 at classic-4p" in text
+    assert "the choice almost never arises at boat-4p" in text
+    assert "keep the default freeze=never at house-001-4p" in text
+    assert "freeze=10 beats the default, but not with expert: no advice at house-003-4p" in text
+    assert list(changed.tables["summary"]["variant"]) == ["classic-4p", "boat-4p", "house-001-4p", "house-003-4p"]
+    draw_all(changed)

@@ -1,0 +1,84 @@
+"""One view across presets: the answers of knob studies asked at several presets side by side (issue 27,
+part 2), with the sentences that say where an answer changes and where it holds.
+
+It reads only what the studies already measured (their `summary` tables), so it plays no game: a study
+asked at one more preset adds its row here from its own cached games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pandas as pd
+
+from sim.report.common import FAIR, Headline, Study, fmt_pct, study_meta
+
+ACROSS = "across"  # the stem's suffix of a view across presets: reports/STUDY-across.md
+
+
+def _recommendation(r: pd.Series) -> str:
+    """What a player is told at one preset: a setting, the default, or that the choice does not arise."""
+    if r["rare"]:
+        return "the choice almost never arises"
+    if r["advice"]:
+        return f"{r['knob']}={r['advice']}"
+    if r["real"]:
+        return f"{r['knob']}={r['best']} beats the default, but not with {r['strong'].split(':')[0]}: no advice"
+    return f"keep the default {r['knob']}={r['default']}"
+
+
+def across(studies: Sequence[Study]) -> Study:
+    """The studies' answers (each a knob study at one preset) as one table, one chart and the sentences
+    that say, per question, at which presets the answer is the same and where it changes."""
+    if not studies:
+        raise ValueError("across needs at least one study")
+    t0 = time.perf_counter()
+    rows = pd.concat([s.tables["summary"].assign(study=s.name, question=s.title) for s in studies],
+                     ignore_index=True)
+    rows["recommendation"] = [_recommendation(r) for _, r in rows.iterrows()]
+    rows["gain"] = rows["win_rate"] - FAIR
+    answer: list[str] = []
+    for (question, knob), grp in rows.groupby(["question", "knob"], sort=False):
+        by = grp.groupby("recommendation", sort=False)["variant"].apply(list)
+        if len(by) == 1:
+            answer.append(f"**{question}** (`{knob}`): the same answer at every preset asked "
+                          f"({', '.join(grp['variant'])}): {by.index[0]}.")
+        else:
+            answer.append(f"**{question}** (`{knob}`): the answer changes with the preset: "
+                          + "; ".join(f"{rec} at {', '.join(v)}" for rec, v in by.items()) + ".")
+        for _, r in grp.iterrows():
+            answer.append(f"- {r['variant']}: best other setting `{knob}={r['best']}` wins {r['win_rate']:.3f} "
+                          f"[{r['win_low']:.3f}, {r['win_high']:.3f}] against `{knob}={r['default']}` "
+                          f"({fmt_pct(r['gain'])}; "
+                          f"{'it beats' if r['real'] else 'no setting beats'} the default after Holm); with "
+                          f"`{r['strong']}` the same choice is {'' if r['holds'] else 'not '}among the best"
+                          + (f"; the choice changes what a side does {r['arises']:.3f} times a side and hand"
+                             if pd.notna(r["arises"]) else "") + ".")
+    heads = [Headline(f"{r['variant']}: {r['knob']}={r['best']} against {r['knob']}={r['default']}", r["win_rate"],
+                      r["win_low"], r["win_high"], int(r["deals"]))
+             for _, r in rows.iterrows()]
+
+    def forest(ax: Any) -> Any:
+        from sim import plots
+
+        table = rows.assign(label=[f"{r['variant']}: {r['knob']}={r['best']}" for _, r in rows.iterrows()])
+        return plots.forest(ax, table, title="best other setting against the default, by preset")
+
+    charts: dict[str, tuple[str, Callable[[Any], Any]]] = {
+        "across": ("The best other setting against the default at each preset, with its 95% interval", forest)}
+    names = list(dict.fromkeys(s.name for s in studies))
+    method = ("Each row is one preset's study, played as its own report says (players, games, seating); this view "
+              "reads their answers and plays nothing. A setting is advised at a preset only where it beats the "
+              "default after Holm's correction and holds with the strong player; where the choice changes what a "
+              "side does less than 0.05 times a side and hand, the preset says the choice almost never arises.\n\n"
+              + "\n".join(f"- {s.variant}: {s.method.splitlines()[0]}" for s in studies))
+    first = studies[0]
+    study = Study(f"{'+'.join(names)}", f"{first.title} Across presets" if len(names) == 1 else "Across presets",
+                  "How does the answer change from preset to preset?", method,
+                  {"summary": rows[["question", "variant", "knob", "default", "best", "win_rate", "win_low",
+                                    "win_high", "real", "arises", "strong_win_rate", "holds", "recommendation"]]},
+                  charts, "\n".join(answer), "", heads, first.games, first.seed, time.perf_counter() - t0,
+                  study_meta(), ACROSS)
+    return study
