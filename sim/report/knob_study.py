@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from scipy import special
 
 from sim.analysis.profile import profile
 from sim.analysis.sweep import sweep
 from sim.report.common import (
+    CAP_SHARE,
     FAIR,
     RARE,
     SEARCH,
@@ -94,14 +96,17 @@ def frequency_games(st: Setup) -> int:
 
 
 def _with_frequency(part: Part, st: Setup, base: pd.DataFrame) -> pd.DataFrame:
-    """The sweep with `acts` (what the decision does, per side and hand, each setting against itself) and
-    `changes` (how far that moves from the default's): a choice that changes nothing cannot matter."""
+    """The sweep with `acts` (what the decision does, per side and hand, each setting against itself),
+    `changes` (how far that moves from the default's: a choice that changes nothing cannot matter) and
+    `capped` (the share of its hands ended by the turn cap: above CAP_SHARE the row is never in an answer)."""
     labels = list(base["strategy"])
     prof = st.run(profile, st.variant(), labels, frequency_games(st), st.seed, mirror=True,
                   out=f"{part.knob}-{folder_name(part.player)}-profile")
     rate = dict(zip(prof["strategy"], prof[part.acts], strict=True))
+    cap = dict(zip(prof["strategy"], prof["ended_cap"], strict=True))
     out = base.copy()
     out["acts"] = [float(rate[lab]) for lab in labels]
+    out["capped"] = [float(cap[lab]) for lab in labels]  # hands ended by the turn cap, the setting against itself
     d = float(_row(out, part.knob, _default_value(part))["acts"])
     out["changes"] = (out["acts"] - d).abs()
     out.attrs.update(base.attrs)
@@ -147,6 +152,8 @@ def _best_other(df: pd.DataFrame, k: str, default: str) -> pd.Series:
     interval of zero width that measures nothing, so it never stands as a headline; nor does a setting
     that almost never plays otherwise than the default, where one that does is there."""
     others = df[[not _same(v, default) for v in df[k]]]
+    if "capped" in others and (others["capped"] <= CAP_SHARE).any():  # hands cut short by the cap: no answer
+        others = others[others["capped"] <= CAP_SHARE]
     if "changes" in others and (others["changes"] >= RARE).any():  # one that plays as the default is no answer
         others = others[others["changes"] >= RARE]
     return others.loc[others["win_rate"].idxmax()]
@@ -164,7 +171,8 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
     default = _default_value(part)
     best = _best_other(base, k, default)
     b = knob_text(best[k])
-    real = base[base["real"]]
+    flagged = base[base["capped"] > CAP_SHARE] if "capped" in base else base.iloc[:0]
+    real = base[base["real"] & ~base.index.isin(flagged.index)]
     better = real[real["win_rate"] > FAIR]
     worse = real[real["win_rate"] < FAIR]
     heads = [Headline(f"{part.player}, {k}={b}, against {part.opponent}", float(best["win_rate"]),
@@ -178,14 +186,20 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
         answer.append(f"So the sweep's tie is no answer: at this preset the choice almost never arises. (The best of "
                       f"the other settings, `{k}={b}`, wins {heads[0].text()} against the default.)")
     elif better.empty:
-        answer.append(f"No setting of `{k}` tried beats the default `{k}={default}` by more than chance: the best of "
+        answer.append(f"With `{part.player}` on one side and `{part.opponent}` on the other, no setting of `{k}` "
+                      f"tried beats the default `{k}={default}` by more than chance: the best of "
                       f"the others, `{k}={b}`, wins {heads[0].text()} of its games against it "
                       f"({len(base)} settings, {int(base['games'].iat[0])} games each; Holm's correction).")
     else:
-        answer.append(f"**`{k}={b}`** wins {heads[0].text()} of its games against the default `{k}={default}`, a "
+        answer.append(f"With `{part.player}` on one side and `{part.opponent}` on the other, **`{k}={b}`** wins "
+                      f"{heads[0].text()} of its games against the default `{k}={default}`, a "
                       f"score margin of {best['margin']:+.0f} [{best['margin_low']:+.0f}, {best['margin_high']:+.0f}] "
                       "points per deal. Settings that beat the default after Holm's correction: "
                       + ", ".join(f"`{knob_text(v)}`" for v in better[k]) + ".")
+    if not flagged.empty:
+        answer.append("Flagged, and left out of the answer: " + ", ".join(
+            f"`{knob_text(r[k])}` ({100 * r['capped']:.1f}% of its hands against itself ended by the turn cap)"
+            for _, r in flagged.iterrows()) + ".")
     if not worse.empty:
         answer.append(f"Settings that lose to `{k}={default}`: " + ", ".join(
             f"`{knob_text(r[k])}` ({r['win_rate']:.3f})" for _, r in worse.iterrows()) + ".")
@@ -216,7 +230,10 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                 + ", ".join(f"`{knob_text(v)}`" for v in s_real_better[k]) + ". " if not s_real_better.empty else "")
              + (f"The answer holds: `{k}={pick}` is among the best settings there too." if held else
                 f"The answer does not carry over unchanged: there, `{k}={pick}` is not among the best settings; "
-                "read the second curve.")]
+                "read the second curve.")
+             + f" {_power_text(heads[0], heads[-1])}"]
+    if not better.empty and not held:
+        answer.append(f"Not advice: `{k}={b}` does not hold with `{part.strong_player}` (below).")
     if "search" in t:
         s = t["search"]
         d = _row(s, k, default)
@@ -237,8 +254,22 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                "arises": float(best["changes"]) if "changes" in base else math.nan,
                "rare": len(rare) == len(base) - 1 if "changes" in base else False,
                "strong": part.strong_player, "strong_win_rate": heads[-1].value, "holds": bool(held),
+               "power": reversal_power(heads[0].value - FAIR, heads[-1]),
                "advice": pick if not better.empty and held else ""}
     return answer, holds, heads, summary
+
+
+def reversal_power(gain: float, strong: Headline) -> float:
+    """The chance that the strong player's check, at its own interval width, sees a reversal of the headline's
+    size (a two-sided test at 5%): a check too small to see one cannot say the answer holds."""
+    se = (strong.high - strong.low) / Z95_WIDTH
+    return float(special.ndtr(abs(gain) / se - Z95)) if se > 0 else 1.0
+
+
+def _power_text(head: Headline, strong: Headline) -> str:
+    gain = head.value - FAIR
+    return (f"That check has {strong.deals} deals: it sees a reversal of the headline's own size "
+            f"({fmt_pct(gain)}) with probability {reversal_power(gain, strong):.0%} (two-sided, 5%).")
 
 
 def _frequency_line(part: Part, base: pd.DataFrame) -> tuple[str, list[str]]:

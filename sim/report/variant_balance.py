@@ -12,7 +12,7 @@ import pandas as pd
 
 from sim.records.results import Results, play
 from sim.records.tidy import hand_sides
-from sim.report.common import SEARCH, SEED, Headline, Setup, Study, fmt_pct, rules_text, setup, study_meta
+from sim.report.common import CAP_SHARE, SEARCH, SEED, Headline, Setup, Study, fmt_pct, rules_text, setup, study_meta
 from sim.rules import PRESETS, RulesError, Variant, get_variant
 from sim.rules.variant import ONE_DEAL
 from sim.run.output import folder_name
@@ -92,9 +92,6 @@ PILE_SHY = {"min_pile": 8, "bu_take": 3}  # the third player: the yardstick taki
 
 
 PILE_SHY_ROLE = "pile-shy"  # the third player's column in the summary, whichever knob it sets
-
-
-CAP_SHARE = 0.01  # a row with more hands than this ended by the turn cap is flagged and judged by no verdict
 
 
 def pile_shy(v: Variant) -> str:

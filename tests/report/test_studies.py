@@ -330,3 +330,20 @@ def test_the_view_across_presets_says_where_the_answer_holds_and_where_it_change
     assert "freeze=10 beats the default, but not with expert: no advice at house-003-4p" in text
     assert list(changed.tables["summary"]["variant"]) == ["classic-4p", "boat-4p", "house-001-4p", "house-003-4p"]
     draw_all(changed)
+
+
+def test_the_strong_check_states_its_power_to_see_a_reversal_of_the_headlines_size():
+    from sim.report.knob_study import reversal_power
+
+    strong = studies.Headline("expert", 0.5, 0.49, 0.51, 5000)  # a half-width of one point: se = 0.0051
+    assert reversal_power(0.02, strong) == pytest.approx(0.975, abs=0.002)  # twice the half-width: 97.5%
+    assert reversal_power(-0.01, strong) == pytest.approx(0.5, abs=0.002)  # the half-width itself: a coin
+    assert reversal_power(0.02, studies.Headline("e", 0.5, 0.45, 0.55, 200)) < 0.2
+
+
+def test_a_row_whose_hands_hit_the_turn_cap_is_flagged_and_never_the_answer():
+    from sim.report.knob_study import _best_other
+
+    base = pd.DataFrame({"min_pile": ["3", "1", "6"], "win_rate": [0.5, 0.7, 0.52], "acts": [1.0, 0.2, 0.8],
+                         "changes": [0.0, 0.8, 0.2], "capped": [0.0, 0.9, 0.0]})
+    assert _best_other(base, "min_pile", "3")["min_pile"] == "6"  # 1 wins more, in hands the cap cut short
