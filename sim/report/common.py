@@ -91,7 +91,7 @@ def check_games_for(games: int) -> int:
 
 def checkout_root() -> Path | None:
     """The source checkout this package runs from (a folder with pyproject.toml), if any."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]  # sim/report/common.py -> the checkout
     return root if (root / "pyproject.toml").exists() else None
 
 

@@ -347,3 +347,13 @@ def test_a_row_whose_hands_hit_the_turn_cap_is_flagged_and_never_the_answer():
     base = pd.DataFrame({"min_pile": ["3", "1", "6"], "win_rate": [0.5, 0.7, 0.52], "acts": [1.0, 0.2, 0.8],
                          "changes": [0.0, 0.8, 0.2], "capped": [0.0, 0.9, 0.0]})
     assert _best_other(base, "min_pile", "3")["min_pile"] == "6"  # 1 wins more, in hands the cap cut short
+
+
+def test_the_study_cache_is_the_checkouts_out_folder_from_any_working_folder(tmp_path, monkeypatch):
+    # a notebook's kernel runs in notebooks/: its games must still go to the git-ignored out/ of the checkout
+    from pathlib import Path
+
+    monkeypatch.delenv(studies.OUT_ENV, raising=False)
+    monkeypatch.chdir(tmp_path)
+    root = Path(studies.__file__).resolve().parents[2]
+    assert studies.cache_dir("freezing_the_pile") == root / "out" / "studies" / "freezing_the_pile"
