@@ -37,6 +37,8 @@ API: dict[str, tuple[str, str | None]] = {
     "profile": ("sim.analysis.profile", "profile"),
     "trace_decisions": ("sim.analysis.trace", "trace_decisions"),
     "overrides": ("sim.analysis.overrides", "overrides"),
+    "analyse": ("sim.analysis.analyse", "analyse"),
+    "list_decisions": ("sim.analysis.analyse", "list_decisions"),
     "learn_discards": ("sim.analysis.learn", "learn_discards"),
     "tune": ("sim.analysis.tune", "tune"),
     # statistics on a games table
@@ -68,6 +70,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # what static tools see: the same names, imported eagerly
     from sim import plots, stats  # noqa: F401
+    from sim.analysis.analyse import analyse, list_decisions  # noqa: F401
     from sim.analysis.compare import compare, tournament  # noqa: F401
     from sim.analysis.learn import learn_discards  # noqa: F401
     from sim.analysis.overrides import overrides  # noqa: F401

@@ -361,6 +361,13 @@ def cmd_overrides(args: argparse.Namespace) -> None:
         print(wide.to_string(float_format=lambda x: f"{x:.2f}"))
 
 
+def cmd_analyse(args: argparse.Namespace) -> None:
+    from sim.analysis.analyse import command
+
+    print(command(args.transcript, args.decision, args.position, args.list, args.samples, args.seed, args.rollout,
+                  args.out, args.force))
+
+
 def cmd_learn(args: argparse.Namespace) -> None:
     import pandas as pd
 
@@ -682,6 +689,20 @@ def build_parser() -> argparse.ArgumentParser:
                                                                   "(default opponent baseline)")
     p.add_argument("--fast", help="the fast player to compare with (default the first strategy's rollout player)")
     p.set_defaults(func=cmd_overrides)
+
+    p = sub.add_parser("analyse", help="the value of each legal option at one decision of a transcript (or a position "
+                                       "written by hand): mean hand margin and win chance over rollouts, best first")
+    p.add_argument("transcript", nargs="?", help="a transcript written by `canasta-lab transcript`")
+    p.add_argument("--decision", type=_natural, metavar="N", help="the decision, numbered from 0 as --list lists them")
+    p.add_argument("--list", action="store_true", help="list the transcript's decisions with their numbers")
+    p.add_argument("--position", metavar="FILE", help="a position written by hand (docs/analysis.md) instead")
+    p.add_argument("--samples", type=_positive, help="samples of the hidden cards (default 200)")
+    p.add_argument("--seed", type=_natural, help="seed of the samples (default 0)")
+    p.add_argument("--rollout", help="the fast player of the rollouts, on every seat (default expert; as search's "
+                                     "rollout knob)")
+    p.add_argument("--out", metavar="FILE", help="also write the table, .csv or .json")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser("learn", help="learn the discard scorer's weights (knobs d_*, at Buraco bd_*) from a "
                                      "lookahead player's choices (scikit-learn, the `learn` extra)")

@@ -24,8 +24,14 @@ def test_strategies_lists_knobs_with_range_default_and_meaning(capsys):
     assert "min_pile" in out and "default 3" in out
 
 
-@pytest.mark.parametrize("command", ["variants", "strategies", "play", "transcript", "bench", "compare",
-                                     "tournament", "sweep", "rules", "cache", "report", "overrides"])
+def _commands() -> list[str]:
+    from sim.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    return list(sub.choices)
+
+
+@pytest.mark.parametrize("command", _commands())  # every subcommand the parser has, a new one included
 def test_every_command_has_help(command, cli):
     r = cli(command, "--help")
     assert r.returncode == 0 and "usage" in r.stdout

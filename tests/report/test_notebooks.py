@@ -21,7 +21,9 @@ EXPECTED = [
     "04_taking_the_pile.ipynb",
     "05_variant_balance.ipynb",
     "06_your_own_strategy.ipynb",
+    "07_value_of_a_choice.ipynb",
 ]
+NOT_STUDIES = {"07_value_of_a_choice.ipynb"}  # `analyse` at one decision (docs/analysis.md): no study behind it
 SMALL_GAMES = "40"
 ANSWER_TAG = "answer"  # the code cell that displays the study's answer
 
@@ -32,7 +34,7 @@ def tagged(nb: nbformat.NotebookNode, tag: str) -> list[nbformat.NotebookNode]:
 
 def test_every_study_has_its_notebook():
     assert [p.name for p in NOTEBOOKS] == EXPECTED
-    assert [f"{stem}.ipynb" for stem in studies.NOTEBOOKS.values()] == EXPECTED
+    assert [f"{stem}.ipynb" for stem in studies.NOTEBOOKS.values()] == [n for n in EXPECTED if n not in NOT_STUDIES]
 
 
 @pytest.mark.notebook  # a kernel and a study each: make test-fast leaves them out
