@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.report.studies import FULL_GAMES, VARIANT
+from sim.report.studies import FULL_GAMES, PRESET_STUDIES, VARIANT
 from sim.rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from sim.run.runner import Job, make_job
 from sim.run.seating import Seating
@@ -450,7 +450,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
 def report_command(args: argparse.Namespace, study: str, preset: str | None = None) -> str:
     """The exact command that writes this report, for its first line."""
     parts = ["canasta-lab report", study]
-    if study == "variant_balance" and args.variants:
+    if study in PRESET_STUDIES and args.variants:
         parts.append(f"--presets {args.variants}")
     elif preset is not None and preset != VARIANT:
         parts.append(f"--variant {preset}")
@@ -483,20 +483,25 @@ def cmd_report(args: argparse.Namespace) -> None:
             skipped.append(str(e))
             continue
         skipped += skip
-        for preset in ([None] if name == "variant_balance" else presets):
+        for preset in ([None] if name in S.PRESET_STUDIES else presets):
             stem = name if preset in (None, VARIANT) else f"{name}-{preset}"
             S.check_report_target(args.out, stem, args.force)
             S.setup(name, args.games, args.seed, args.check_games, args.cache, args.rule, args.workers, None, None,
                     preset or VARIANT, args.seating)
             plan.append((name, preset))
-        if name != "variant_balance" and len(presets) > 1:
+        if name not in S.PRESET_STUDIES and len(presets) > 1:
             S.check_report_target(args.out, f"{name}-{S.ACROSS}", args.force)
     for line in skipped:
         print(f"skipped: {line}")
     several = len(names) > 1
     answers: dict[str, list] = {}
     for name, preset in plan:
-        kw = {"presets": S.choose_presets(name, args.variants, args.rule)[0]} if preset is None else {"variant": preset}
+        if preset is not None:
+            kw: dict = {"variant": preset}
+        elif name == "across_variants":  # each question picks its presets among those named, skipping the others
+            kw = {"presets": args.variants}
+        else:
+            kw = {"presets": S.choose_presets(name, args.variants, args.rule)[0]}
         study = S.STUDIES[name](games=args.games, seed=args.seed, check_games=args.check_games,
                                out=Path(args.cache) / name if args.cache and several else args.cache,
                                rules=args.rule, workers=args.workers, progress=_progress(args),

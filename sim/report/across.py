@@ -13,9 +13,21 @@ from typing import Any
 
 import pandas as pd
 
-from sim.report.common import FAIR, Headline, Study, fmt_pct, study_meta
+from sim.report.common import FAIR, MIN_DEALS, Z95_WIDTH, Headline, Study, fmt_pct, study_meta
 
 ACROSS = "across"  # the stem's suffix of a view across presets: reports/STUDY-across.md
+
+
+POCOCK_Z = 2.361  # Pocock's bound for four equally spaced looks at a two-sided 5% (Jennison & Turnbull, table 2.1)
+
+
+def decided(h: Headline) -> bool:
+    """A headline that decides: its 95% interval within +-1 point, or its distance from an even match beyond
+    Pocock's bound (a sequential design may look at it four times), from enough deals to mean it."""
+    if h.sized:
+        return True
+    se = (h.high - h.low) / Z95_WIDTH
+    return h.deals >= MIN_DEALS and se > 0 and abs(h.value - FAIR) / se > POCOCK_Z
 
 
 def _recommendation(r: pd.Series) -> str:
@@ -38,6 +50,9 @@ def across(studies: Sequence[Study]) -> Study:
     rows = pd.concat([s.tables["summary"].assign(study=s.name, question=s.title) for s in studies],
                      ignore_index=True)
     rows["recommendation"] = [_recommendation(r) for _, r in rows.iterrows()]
+    rows["games"] = [s.games for s in studies for _ in range(len(s.tables["summary"]))]
+    rows["decided"] = [decided(Headline("", r["win_rate"], r["win_low"], r["win_high"], int(r["deals"])))
+                       for _, r in rows.iterrows()]
     rows["gain"] = rows["win_rate"] - FAIR
     answer: list[str] = []
     for (question, knob), grp in rows.groupby(["question", "knob"], sort=False):
@@ -55,7 +70,8 @@ def across(studies: Sequence[Study]) -> Study:
                           f"{'it beats' if r['real'] else 'no setting beats'} the default after Holm); with "
                           f"`{r['strong']}` the same choice is {'' if r['holds'] else 'not '}among the best"
                           + (f"; the choice changes what a side does {r['arises']:.3f} times a side and hand"
-                             if pd.notna(r["arises"]) else "") + ".")
+                             if pd.notna(r["arises"]) else "")
+                          + ("" if r["decided"] else f"; **undecided** at {r['games']} games a setting") + ".")
     heads = [Headline(f"{r['variant']}: {r['knob']}={r['best']} against {r['knob']}={r['default']}", r["win_rate"],
                       r["win_low"], r["win_high"], int(r["deals"]))
              for _, r in rows.iterrows()]
@@ -78,7 +94,8 @@ def across(studies: Sequence[Study]) -> Study:
     study = Study(f"{'+'.join(names)}", f"{first.title} Across presets" if len(names) == 1 else "Across presets",
                   "How does the answer change from preset to preset?", method,
                   {"summary": rows[["question", "variant", "knob", "default", "best", "win_rate", "win_low",
-                                    "win_high", "real", "arises", "strong_win_rate", "holds", "recommendation"]]},
+                                    "win_high", "real", "decided", "games", "arises", "strong_win_rate", "holds",
+                                    "power", "recommendation"]]},
                   charts, "\n".join(answer), "", heads, first.games, first.seed, time.perf_counter() - t0,
                   study_meta(), ACROSS)
     return study

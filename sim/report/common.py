@@ -211,8 +211,9 @@ class Study:
 
     @property
     def stem(self) -> str:
-        """The report's file name: the study's at its default preset, STUDY-PRESET elsewhere."""
-        return self.name if self.variant == VARIANT else f"{self.name}-{self.variant}"
+        """The report's file name: the study's at its default preset (or of no one preset), STUDY-PRESET
+        elsewhere."""
+        return self.name if self.variant in (VARIANT, "") else f"{self.name}-{self.variant}"
 
     def draw(self, chart: str, ax: Any = None) -> Any:
         """Draw one of the charts on `ax` (a new Figure's Axes when None); returns the Axes."""

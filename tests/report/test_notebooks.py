@@ -21,9 +21,10 @@ EXPECTED = [
     "04_taking_the_pile.ipynb",
     "05_variant_balance.ipynb",
     "06_your_own_strategy.ipynb",
-    "07_value_of_a_choice.ipynb",
+    "07_across_variants.ipynb",
+    "08_value_of_a_choice.ipynb",
 ]
-NOT_STUDIES = {"07_value_of_a_choice.ipynb"}  # `analyse` at one decision (docs/analysis.md): no study behind it
+NOT_STUDIES = {"08_value_of_a_choice.ipynb"}  # `analyse` at one decision (docs/analysis.md): no study behind it
 SMALL_GAMES = "40"
 ANSWER_TAG = "answer"  # the code cell that displays the study's answer
 

@@ -310,7 +310,7 @@ class _nothing:
 def _answered(variant: str, **row) -> studies.Study:
     base = {"variant": variant, "knob": "freeze", "default": "never", "best": "10", "win_rate": 0.52,
             "win_low": 0.51, "win_high": 0.53, "margin": 20.0, "deals": 2000, "real": True, "arises": 0.2,
-            "rare": False, "strong": "expert", "strong_win_rate": 0.51, "holds": True, "advice": "10"}
+            "rare": False, "strong": "expert", "strong_win_rate": 0.51, "holds": True, "advice": "10", "power": 0.9}
     return studies.Study("freezing_the_pile", "Should I freeze the pile?", "q", "m", {"summary": pd.DataFrame(
         [{**base, **row}])}, {}, "a", "", [], 4000, 1, variant=variant)
 
@@ -357,3 +357,52 @@ def test_the_study_cache_is_the_checkouts_out_folder_from_any_working_folder(tmp
     monkeypatch.chdir(tmp_path)
     root = Path(studies.__file__).resolve().parents[2]
     assert studies.cache_dir("freezing_the_pile") == root / "out" / "studies" / "freezing_the_pile"
+
+
+def test_the_sequential_design_looks_at_an_eighth_a_quarter_a_half_and_all_and_decides_by_pocock():
+    from sim.report.across import POCOCK_Z, decided
+    from sim.report.across_variants import looks
+
+    assert looks(20_000) == [2500, 5000, 10_000, 20_000] and looks(4) == [2, 4]
+    assert decided(studies.Headline("sized", 0.5, 0.495, 0.505, 5000))
+    se = 0.02
+    clear = studies.Headline("clear", 0.5 + (POCOCK_Z + 0.1) * se, 0.5, 0.6, 2000)
+    clear.low, clear.high = clear.value - 1.96 * se, clear.value + 1.96 * se
+    assert decided(clear)
+    near = studies.Headline("near", 0.5 + (POCOCK_Z - 0.3) * se, 0.0, 1.0, 2000)
+    near.low, near.high = near.value - 1.96 * se, near.value + 1.96 * se
+    assert not decided(near)  # beyond 1.96 but not beyond Pocock's bound: four looks need more
+    assert not decided(studies.Headline("few", 0.9, 0.85, 0.95, 40))  # too few deals to mean it
+
+
+def test_every_question_at_every_preset_asked_with_the_questions_that_do_not_arise_named(tmp_path):
+    s = studies.across_variants(games=4, check_games=0, out=tmp_path, workers=1, presets="classic-4p,boat-2p")
+    t = s.tables["summary"]
+    assert s.stem == "across_variants"
+    assert set(zip(t["knob"], t["variant"], strict=True)) == {
+        ("freeze", "classic-4p"), ("freeze", "boat-2p"), ("hold_black3", "classic-4p"), ("hold_black3", "boat-2p"),
+        ("ask", "classic-4p"), ("answer_max", "classic-4p"), ("min_pile", "classic-4p"), ("min_pile", "boat-2p")}
+    assert "asking_to_go_out does not apply at boat-2p" in s.method
+    assert (tmp_path / "freezing_the_pile" / "boat-2p").is_dir()  # each question's own cache, shared with its report
+    draw_all(s)
+
+
+def test_a_preset_whose_headlines_decide_at_a_look_stops_there(tmp_path, monkeypatch):
+    from sim.report import across_variants as av
+
+    monkeypatch.setattr(av, "decided", lambda h: True)
+    s = studies.across_variants(games=8, check_games=0, out=tmp_path, workers=1, presets="classic-2p",
+                                questions=["taking_the_pile"])
+    assert s.tables["summary"]["games"].tolist() == [2]  # the first look of 2, 4, 8
+    assert "Stopped early: taking_the_pile at classic-2p: 2 games a row" in s.method
+    with pytest.raises(ValueError, match="unknown question 'freeze'; accepted: freezing_the_pile"):
+        studies.across_variants(games=8, out=tmp_path, questions=["freeze"])
+
+
+def test_report_across_variants_writes_one_report_for_the_presets_asked(tmp_path, capsys):
+    out = tmp_path / "reports"
+    assert main(["report", "across_variants", "--variant", "classic-2p", "--games", "2", "--check-games", "0",
+                 "--out", str(out), "--cache", str(tmp_path / "c"), "--workers", "1", "--quiet"]) == 0
+    text = (out / "across_variants.md").read_text()
+    assert "Reproduce: `canasta-lab report across_variants --presets classic-2p --games 2" in text
+    assert "asking_to_go_out does not apply at classic-2p" in text
