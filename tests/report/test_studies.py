@@ -406,3 +406,12 @@ def test_report_across_variants_writes_one_report_for_the_presets_asked(tmp_path
     text = (out / "across_variants.md").read_text()
     assert "Reproduce: `canasta-lab report across_variants --presets classic-2p --games 2" in text
     assert "asking_to_go_out does not apply at classic-2p" in text
+
+
+def test_a_view_asked_again_with_one_more_preset_plays_only_that_preset(tmp_path):
+    ask = {"games": 4, "check_games": 0, "out": tmp_path, "workers": 1, "questions": ["taking_the_pile"]}
+    studies.across_variants(presets="classic-2p", **ask)
+    first = {p: p.read_text() for p in (tmp_path / "taking_the_pile" / "classic-2p").rglob(RUN_FILE)}
+    s = studies.across_variants(presets="classic-2p,boat-2p", **ask)
+    assert list(s.tables["summary"]["variant"]) == ["classic-2p", "boat-2p"]
+    assert first and {p: p.read_text() for p in first} == first  # classic-2p's run folders untouched
