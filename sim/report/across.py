@@ -13,9 +13,12 @@ from typing import Any
 
 import pandas as pd
 
-from sim.report.common import FAIR, MIN_DEALS, Z95_WIDTH, Headline, Study, fmt_pct, study_meta
+from sim.report.common import FAIR, RARE, Z95_WIDTH, Headline, Study, fmt_pct, study_meta
 
 ACROSS = "across"  # the stem's suffix of a view across presets: reports/STUDY-across.md
+
+
+MIN_TEST_DEALS = 100  # a difference read from fewer deals rests on a spread estimated from too few of them
 
 
 POCOCK_Z = 2.361  # Pocock's bound for four equally spaced looks at a two-sided 5% (Jennison & Turnbull, table 2.1)
@@ -23,11 +26,11 @@ POCOCK_Z = 2.361  # Pocock's bound for four equally spaced looks at a two-sided 
 
 def decided(h: Headline) -> bool:
     """A headline that decides: its 95% interval within +-1 point, or its distance from an even match beyond
-    Pocock's bound (a sequential design may look at it four times), from enough deals to mean it."""
+    Pocock's bound (a sequential design may look at it four times) from at least MIN_TEST_DEALS deals."""
     if h.sized:
         return True
     se = (h.high - h.low) / Z95_WIDTH
-    return h.deals >= MIN_DEALS and se > 0 and abs(h.value - FAIR) / se > POCOCK_Z
+    return h.deals >= MIN_TEST_DEALS and se > 0 and abs(h.value - FAIR) / se > POCOCK_Z
 
 
 def _recommendation(r: pd.Series) -> str:
@@ -88,8 +91,12 @@ def across(studies: Sequence[Study]) -> Study:
     method = ("Each row is one preset's study, played as its own report says (players, games, seating); this view "
               "reads their answers and plays nothing. A setting is advised at a preset only where it beats the "
               "default after Holm's correction and holds with the strong player; where the choice changes what a "
-              "side does less than 0.05 times a side and hand, the preset says the choice almost never arises.\n\n"
-              + "\n".join(f"- {s.variant}: {s.method.splitlines()[0]}" for s in studies))
+              f"side does less than {RARE:g} times a side and hand, the preset says the choice almost never arises.\n\n"
+              + f"How each study plays, as at {studies[0].variant} (the others change only the preset, its games "
+                f"and its seating): {studies[0].method.split(chr(10))[0]}\n\n"
+              + "Games per setting: " + "; ".join(
+                  f"{name}: " + ", ".join(f"{s.variant} {s.games}" for s in studies if s.name == name)
+                  for name in dict.fromkeys(s.name for s in studies)) + ".")
     first = studies[0]
     study = Study(f"{'+'.join(names)}", f"{first.title} Across presets" if len(names) == 1 else "Across presets",
                   "How does the answer change from preset to preset?", method,

@@ -52,7 +52,7 @@ VARIANT = "classic-4p"  # a study's preset when none is named; its report keeps 
 CAP_SHARE = 0.01  # a row with more hands than this ended by the turn cap is flagged and never in an answer
 
 
-RARE = 0.05  # a choice that changes what is done fewer times than this per side and hand almost never arises
+RARE = 0.02  # a choice that changes what is done fewer times than this per side and hand almost never arises
 
 
 STRONG = "expert"

@@ -150,12 +150,14 @@ def _row(df: pd.DataFrame, knob: str, value: Any) -> pd.Series:
 def _best_other(df: pd.DataFrame, k: str, default: str) -> pd.Series:
     """The best setting other than `default`: the default against itself is 0.5 by construction, an
     interval of zero width that measures nothing, so it never stands as a headline; nor does a setting
-    that almost never plays otherwise than the default, where one that does is there."""
+    that almost never plays otherwise than the default and does not differ from it, where another is there
+    (a setting that rarely acts but really differs does answer)."""
     others = df[[not _same(v, default) for v in df[k]]]
     if "capped" in others and (others["capped"] <= CAP_SHARE).any():  # hands cut short by the cap: no answer
         others = others[others["capped"] <= CAP_SHARE]
-    if "changes" in others and (others["changes"] >= RARE).any():  # one that plays as the default is no answer
-        others = others[others["changes"] >= RARE]
+    matters = (others["changes"] >= RARE) | others["real"] if "changes" in others else None
+    if matters is not None and matters.any():  # one that plays as the default, and ties with it, is no answer
+        others = others[matters]
     return others.loc[others["win_rate"].idxmax()]
 
 
@@ -250,12 +252,13 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
             holds.append(f"Against `{SEARCH}`: `{k}={default}` wins {_interval(d)} of {int(s['games'].iat[0])} games.")
     summary = {"knob": k, "default": default, "best": b, "win_rate": float(best["win_rate"]),
                "win_low": float(best["win_low"]), "win_high": float(best["win_high"]),
-               "margin": float(best["margin"]), "deals": int(best["deals"]), "real": not better.empty,
+               "margin": float(best["margin"]), "deals": int(best["deals"]),
+               "real": bool(best["real"]) and best["win_rate"] > FAIR and not (flagged.index == best.name).any(),
                "arises": float(best["changes"]) if "changes" in base else math.nan,
                "rare": len(rare) == len(base) - 1 if "changes" in base else False,
                "strong": part.strong_player, "strong_win_rate": heads[-1].value, "holds": bool(held),
                "power": reversal_power(heads[0].value - FAIR, heads[-1]),
-               "advice": pick if not better.empty and held else ""}
+               "advice": b if bool(best["real"]) and best["win_rate"] > FAIR and held else ""}
     return answer, holds, heads, summary
 
 
@@ -285,10 +288,10 @@ def _frequency_line(part: Part, base: pd.DataFrame) -> tuple[str, list[str]]:
     line = (f"How often the choice arises{f' ({part.decision})' if part.decision else ''}: {label}, each setting "
             f"against itself: {d['acts']:.3f} with the default `{k}={default}`; the other settings move it by "
             f"{lo:.3f} to {hi:.3f}.")
-    rare = [knob_text(x) for x in others.loc[others["changes"] < RARE, k]]
+    rare = [knob_text(x) for x in others.loc[(others["changes"] < RARE) & ~others["real"], k]]
     if rare:
-        line += (" " + ", ".join(f"`{x}`" for x in rare) + f" change it by less than {RARE:g} per side and hand: "
-                 "they almost never play otherwise than the default, so a tie of theirs with it is no answer.")
+        line += (" " + ", ".join(f"`{x}`" for x in rare) + f" change it by less than {RARE:g} per side and hand and "
+                 "do not differ from the default: they almost never play otherwise, so their tie is no answer.")
     return line, rare
 
 

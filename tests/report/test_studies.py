@@ -160,11 +160,14 @@ def test_a_setting_that_almost_never_changes_the_play_is_said_so_and_never_the_h
     from sim.report.knob_study import Part, _best_other, _frequency_line
 
     part = Part("freeze", ("never", 5, 10), acts="freezes", decision="freezing")
-    base = pd.DataFrame({"freeze": ["never", "5", "10"], "win_rate": [0.5, 0.45, 0.52],
-                         "acts": [0.0, 0.3, 0.01], "changes": [0.0, 0.3, 0.01]})
+    base = pd.DataFrame({"freeze": ["never", "5", "10", "15"], "win_rate": [0.5, 0.45, 0.52, 0.51],
+                         "acts": [0.0, 0.3, 0.01, 0.015], "changes": [0.0, 0.3, 0.01, 0.015],
+                         "real": [False, False, False, True]})
     line, rare = _frequency_line(part, base)
     assert rare == ["10"] and "`10` change it by less than" in line and "0.000 with the default" in line
-    assert _best_other(base, "freeze", "never")["freeze"] == "5"  # 10 wins more, but plays as the default
+    # 10 wins more, but plays as the default and ties with it; 15 rarely acts too, but really differs
+    assert _best_other(base, "freeze", "never")["freeze"] == "15"
+    assert _best_other(base.assign(real=False), "freeze", "never")["freeze"] == "5"
 
 
 def test_balance_row_reads_the_first_dealers_side_and_the_dealers_hand_score():
@@ -345,7 +348,7 @@ def test_a_row_whose_hands_hit_the_turn_cap_is_flagged_and_never_the_answer():
     from sim.report.knob_study import _best_other
 
     base = pd.DataFrame({"min_pile": ["3", "1", "6"], "win_rate": [0.5, 0.7, 0.52], "acts": [1.0, 0.2, 0.8],
-                         "changes": [0.0, 0.8, 0.2], "capped": [0.0, 0.9, 0.0]})
+                         "changes": [0.0, 0.8, 0.2], "capped": [0.0, 0.9, 0.0], "real": [False, True, False]})
     assert _best_other(base, "min_pile", "3")["min_pile"] == "6"  # 1 wins more, in hands the cap cut short
 
 
@@ -373,6 +376,7 @@ def test_the_sequential_design_looks_at_an_eighth_a_quarter_a_half_and_all_and_d
     near.low, near.high = near.value - 1.96 * se, near.value + 1.96 * se
     assert not decided(near)  # beyond 1.96 but not beyond Pocock's bound: four looks need more
     assert not decided(studies.Headline("few", 0.9, 0.85, 0.95, 40))  # too few deals to mean it
+    assert decided(studies.Headline("clear at 500 deals", 0.6, 0.57, 0.63, 500))
 
 
 def test_every_question_at_every_preset_asked_with_the_questions_that_do_not_arise_named(tmp_path):
