@@ -22,7 +22,8 @@ run: $(STAMP)
 	@echo "      the studies with their answers at full size are in reports/ and notebooks/;"
 	@echo "      make notebooks opens them in Jupyter; canasta-lab report --help writes your own"
 
-# the committed reports, regenerated on purpose (about an hour on two cores: search is slow)
+# the committed reports, regenerated on purpose: the studies at classic-4p take about five minutes each on
+# two cores (variant_balance longer), across_variants at full size many hours (every preset; search is slow)
 reports: $(STAMP)
 	$(BIN)/canasta-lab report all --force
 	$(BIN)/canasta-lab compare classic-4p -s baseline -s random --games 400 --seed 1 --out reports/main --force
