@@ -470,7 +470,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     from sim.report import studies as S
 
     names = list(S.STUDIES) if args.study == "all" else [S.get_study(args.study).__name__]
-    plan: list[tuple[str, str | None]] = []  # (study, preset); variant_balance plays its presets itself
+    plan: list[tuple[str, str | None, list[str]]] = []  # (study, preset or None: it plays its presets itself, presets)
     skipped: list[str] = []
     for name in names:  # everything checked before the first game
         if name == "your_own_strategy":
@@ -488,20 +488,20 @@ def cmd_report(args: argparse.Namespace) -> None:
             S.check_report_target(args.out, stem, args.force)
             S.setup(name, args.games, args.seed, args.check_games, args.cache, args.rule, args.workers, None, None,
                     preset or VARIANT, args.seating)
-            plan.append((name, preset))
+            plan.append((name, preset, presets))
         if name not in S.PRESET_STUDIES and len(presets) > 1:
             S.check_report_target(args.out, f"{name}-{S.ACROSS}", args.force)
     for line in skipped:
         print(f"skipped: {line}")
     several = len(names) > 1
     answers: dict[str, list] = {}
-    for name, preset in plan:
+    for name, preset, presets in plan:
         if preset is not None:
             kw: dict = {"variant": preset}
         elif name == "across_variants":  # each question picks its presets among those named, skipping the others
             kw = {"presets": args.variants}
         else:
-            kw = {"presets": S.choose_presets(name, args.variants, args.rule)[0]}
+            kw = {"presets": presets}
         study = S.STUDIES[name](games=args.games, seed=args.seed, check_games=args.check_games,
                                out=Path(args.cache) / name if args.cache and several else args.cache,
                                rules=args.rule, workers=args.workers, progress=_progress(args),

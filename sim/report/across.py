@@ -50,10 +50,9 @@ def across(studies: Sequence[Study]) -> Study:
     if not studies:
         raise ValueError("across needs at least one study")
     t0 = time.perf_counter()
-    rows = pd.concat([s.tables["summary"].assign(study=s.name, question=s.title) for s in studies],
+    rows = pd.concat([s.tables["summary"].assign(study=s.name, question=s.title, games=s.games) for s in studies],
                      ignore_index=True)
     rows["recommendation"] = [_recommendation(r) for _, r in rows.iterrows()]
-    rows["games"] = [s.games for s in studies for _ in range(len(s.tables["summary"]))]
     rows["decided"] = [decided(Headline("", r["win_rate"], r["win_low"], r["win_high"], int(r["deals"])))
                        for _, r in rows.iterrows()]
     rows["gain"] = rows["win_rate"] - FAIR

@@ -250,15 +250,15 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                          "show a large reversal, not a small one.")
         else:
             holds.append(f"Against `{SEARCH}`: `{k}={default}` wins {_interval(d)} of {int(s['games'].iat[0])} games.")
+    beats = bool(best["real"]) and best["win_rate"] > FAIR and best.name not in flagged.index  # the headline's own
     summary = {"knob": k, "default": default, "best": b, "win_rate": float(best["win_rate"]),
                "win_low": float(best["win_low"]), "win_high": float(best["win_high"]),
-               "margin": float(best["margin"]), "deals": int(best["deals"]),
-               "real": bool(best["real"]) and best["win_rate"] > FAIR and not (flagged.index == best.name).any(),
+               "margin": float(best["margin"]), "deals": int(best["deals"]), "real": beats,
                "arises": float(best["changes"]) if "changes" in base else math.nan,
                "rare": len(rare) == len(base) - 1 if "changes" in base else False,
                "strong": part.strong_player, "strong_win_rate": heads[-1].value, "holds": bool(held),
                "power": reversal_power(heads[0].value - FAIR, heads[-1]),
-               "advice": b if bool(best["real"]) and best["win_rate"] > FAIR and held else ""}
+               "advice": b if beats and held else ""}
     return answer, holds, heads, summary
 
 
