@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.report.studies import FULL_GAMES, PRESET_STUDIES, VARIANT
+from sim.report.studies import ACROSS_CHECK, ACROSS_GAMES, CHECK_GAMES, FULL_GAMES, PRESET_STUDIES, VARIANT
 from sim.rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from sim.run.runner import Job, make_job
 from sim.run.seating import Seating
@@ -454,7 +454,8 @@ def report_command(args: argparse.Namespace, study: str, preset: str | None = No
         parts.append(f"--presets {args.variants}")
     elif preset is not None and preset != VARIANT:
         parts.append(f"--variant {preset}")
-    parts.append(f"--games {args.games}")
+    if args.games is not None:
+        parts.append(f"--games {args.games}")
     if args.check_games is not None:
         parts.append(f"--check-games {args.check_games}")
     parts.append(f"--seed {args.seed}")
@@ -743,11 +744,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="answer a study's question: writes reports/STUDY.md and its charts")
     p.add_argument("study", help="freezing_the_pile, black_threes, asking_to_go_out, taking_the_pile, variant_balance, "
                                  "your_own_strategy (or 1 to 6), or all")
-    p.add_argument("--games", type=_positive, default=FULL_GAMES,
-                   help=f"games per setting (default {FULL_GAMES}: every headline within +-1 point at 95%%)")
+    p.add_argument("--games", type=_positive, default=None,
+                   help=f"games per setting (default {FULL_GAMES}: every headline within +-1 point at 95%%; "
+                        f"across_variants: {ACROSS_GAMES}, the last look of its sequential design)")
     p.add_argument("--check-games", type=_natural, default=None,
-                   help="games per setting against search (default 160 at full size, a tenth of --games below; "
-                        "0: no check against search)")
+                   help=f"games per setting against search (default {CHECK_GAMES} at full size, a tenth of --games "
+                        f"below; across_variants: {ACROSS_CHECK} at each question and preset; 0: no check against "
+                        "search)")
     p.add_argument("--seed", type=_natural, default=1, help="master seed (default 1)")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="a house rule for every variant the study plays (repeatable)")

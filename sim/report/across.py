@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.report.common import FAIR, RARE, Z95_WIDTH, Headline, Study, fmt_pct, study_meta
+from sim.report.common import FAIR, RARE, Z95, Z95_WIDTH, Headline, Study, fmt_pct, study_meta
 
 ACROSS = "across"  # the stem's suffix of a view across presets: reports/STUDY-across.md
 
@@ -40,7 +40,8 @@ def _recommendation(r: pd.Series) -> str:
     if r["advice"]:
         return f"{r['knob']}={r['advice']}"
     if r["real"]:
-        return f"{r['knob']}={r['best']} beats the default, but not with {r['strong'].split(':')[0]}: no advice"
+        against = f"with {r['strong'].split(':')[0]}" if not r["holds"] else "against search"
+        return f"{r['knob']}={r['best']} beats the default, but not {against}: no advice"
     return f"keep the default {r['knob']}={r['default']}"
 
 
@@ -73,6 +74,9 @@ def across(studies: Sequence[Study]) -> Study:
                           f"`{r['strong']}` the same choice is {'' if r['holds'] else 'not '}among the best"
                           + (f"; the choice changes what a side does {r['arises']:.3f} times a side and hand"
                              if pd.notna(r["arises"]) else "")
+                          + (f"; against `search` ({r['search_games']} games a setting) it does "
+                             f"{fmt_pct(r['search_diff'])} (+-{100 * Z95 * r['search_se']:.1f}) against the default"
+                             if r["search_games"] > 0 else "")
                           + ("" if r["decided"] else f"; **undecided** at {r['games']} games a setting") + ".")
     heads = [Headline(f"{r['variant']}: {r['knob']}={r['best']} against {r['knob']}={r['default']}", r["win_rate"],
                       r["win_low"], r["win_high"], int(r["deals"]))
@@ -101,7 +105,7 @@ def across(studies: Sequence[Study]) -> Study:
                   "How does the answer change from preset to preset?", method,
                   {"summary": rows[["question", "variant", "knob", "default", "best", "win_rate", "win_low",
                                     "win_high", "real", "decided", "games", "arises", "strong_win_rate", "holds",
-                                    "power", "recommendation"]]},
+                                    "power", "search_games", "search_diff", "search_se", "recommendation"]]},
                   charts, "\n".join(answer), "", heads, first.games, first.seed, time.perf_counter() - t0,
                   study_meta(), ACROSS)
     return study

@@ -33,6 +33,8 @@ QUESTIONS: dict[str, Callable[..., Study]] = {
 
 
 LOOKS = 4  # the most looks of the sequential design: games / 8, / 4, / 2 and games
+ACROSS_GAMES = 8_000  # the last look: a four-player headline's interval is about +-0.5 points there (+-1 decides)
+ACROSS_CHECK = 40  # games per setting against `search` at each question and preset: it shows a large reversal
 
 
 def looks(games: int) -> list[int]:
@@ -48,7 +50,7 @@ def across_variants(games: int | None = None, seed: int = SEED, check_games: int
     all) where it arises, each sized by the sequential design, and the view across them. A preset where a
     question does not arise is named in the method, not played."""
     t0 = time.perf_counter()
-    full = games_from_env() if games is None else games
+    full = games_from_env(ACROSS_GAMES) if games is None else games
     text = presets if isinstance(presets, str) or presets is None else ",".join(presets)
     names = list(questions) if questions is not None else list(QUESTIONS)
     unknown = [q for q in names if q not in QUESTIONS]
@@ -76,7 +78,7 @@ def across_variants(games: int | None = None, seed: int = SEED, check_games: int
             s = fn(games=n, check_games=0, **kw)
             if all(decided(h) for h in s.headlines):
                 break
-        check = check_games_for(full) if check_games is None else check_games
+        check = min(ACROSS_CHECK, check_games_for(full)) if check_games is None else check_games
         if check:  # the check against search, at the size the design stopped at (its games are cached)
             s = fn(games=n, check_games=check, **kw)
         if n < steps[-1]:

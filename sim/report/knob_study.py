@@ -236,6 +236,7 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
              + f" {_power_text(heads[0], heads[-1])}"]
     if not better.empty and not held:
         answer.append(f"Not advice: `{k}={b}` does not hold with `{part.strong_player}` (below).")
+    search = {"search_games": 0, "search_diff": math.nan, "search_se": math.nan}
     if "search" in t:
         s = t["search"]
         d = _row(s, k, default)
@@ -243,11 +244,15 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
             r = _row(s, k, best[k])
             diff = r["win_rate"] - d["win_rate"]
             se = math.hypot((r["win_high"] - r["win_low"]) / Z95_WIDTH, (d["win_high"] - d["win_low"]) / Z95_WIDTH)
+            search = {"search_games": int(s["games"].iat[0]), "search_diff": float(diff), "search_se": float(se)}
             holds.append(f"Against `{SEARCH}` ({int(s['games'].iat[0])} games a setting, on the same deals): "
                          f"`{k}={default}` wins {_interval(d)}, `{k}={b}` {_interval(r)}: a difference of "
                          f"{fmt_pct(diff)} (+-{100 * Z95 * se:.1f} points at 95%, read conservatively as "
                          "independent). `search` costs about a second and a half a game, so this check is sized to "
                          "show a large reversal, not a small one.")
+            if search_reverses(diff, se) and not better.empty:
+                answer.append(f"Not advice: against `{SEARCH}`, `{k}={b}` does worse than the default by more than "
+                              "chance (below).")
         else:
             holds.append(f"Against `{SEARCH}`: `{k}={default}` wins {_interval(d)} of {int(s['games'].iat[0])} games.")
     beats = bool(best["real"]) and best["win_rate"] > FAIR and best.name not in flagged.index  # the headline's own
@@ -258,8 +263,15 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                "rare": len(rare) == len(base) - 1 if "changes" in base else False,
                "strong": part.strong_player, "strong_win_rate": heads[-1].value, "holds": bool(held),
                "power": reversal_power(heads[0].value - FAIR, heads[-1]),
-               "advice": b if beats and held else ""}
+               "advice": b if beats and held and not search_reverses(search["search_diff"], search["search_se"])
+               else "", **search}
     return answer, holds, heads, summary
+
+
+def search_reverses(diff: float, se: float) -> bool:
+    """The check against `search` shows the setting doing worse than the default beyond its 95% interval:
+    an answer the strongest player turns round is not advice, however small that check."""
+    return bool(se > 0 and diff + Z95 * se < 0)
 
 
 def reversal_power(gain: float, strong: Headline) -> float:

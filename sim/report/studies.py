@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sim.report.across import ACROSS, across
-from sim.report.across_variants import across_variants
+from sim.report.across_variants import ACROSS_CHECK, ACROSS_GAMES, across_variants
 from sim.report.asking_to_go_out import ANSWER_VALUES, ASK_VALUES, BASELINE_ANSWER, asking_to_go_out
 from sim.report.black_threes import BLACK3_VALUES, black_threes
 from sim.report.common import (
@@ -46,7 +46,8 @@ from sim.rules import RulesError
 from sim.run.store import REPORT_MARK
 
 __all__ = [
-    "ACROSS", "ANSWER_VALUES", "ASK_VALUES", "BASELINE_ANSWER", "BLACK3_VALUES", "CHECK_GAMES", "DEALER_SCORE",
+    "ACROSS", "ACROSS_CHECK", "ACROSS_GAMES",
+    "ANSWER_VALUES", "ASK_VALUES", "BASELINE_ANSWER", "BLACK3_VALUES", "CHECK_GAMES", "DEALER_SCORE",
     "FREEZE_VALUES",
     "FULL_GAMES", "GAMES_ENV", "LEAD_OUT", "MIN_PILE_VALUES", "NOTEBOOKS", "OUT_ENV", "OWN_NOTEBOOK", "OWN_TAG",
     "PRESET_STUDIES",

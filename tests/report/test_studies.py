@@ -313,7 +313,8 @@ class _nothing:
 def _answered(variant: str, **row) -> studies.Study:
     base = {"variant": variant, "knob": "freeze", "default": "never", "best": "10", "win_rate": 0.52,
             "win_low": 0.51, "win_high": 0.53, "margin": 20.0, "deals": 2000, "real": True, "arises": 0.2,
-            "rare": False, "strong": "expert", "strong_win_rate": 0.51, "holds": True, "advice": "10", "power": 0.9}
+            "rare": False, "strong": "expert", "strong_win_rate": 0.51, "holds": True, "advice": "10", "power": 0.9,
+            "search_games": 0, "search_diff": float("nan"), "search_se": float("nan")}
     return studies.Study("freezing_the_pile", "Should I freeze the pile?", "q", "m", {"summary": pd.DataFrame(
         [{**base, **row}])}, {}, "a", "", [], 4000, 1, variant=variant)
 
@@ -333,6 +334,30 @@ def test_the_view_across_presets_says_where_the_answer_holds_and_where_it_change
     assert "freeze=10 beats the default, but not with expert: no advice at house-003-4p" in text
     assert list(changed.tables["summary"]["variant"]) == ["classic-4p", "boat-4p", "house-001-4p", "house-003-4p"]
     draw_all(changed)
+
+
+def test_an_answer_that_search_turns_round_is_not_advice_and_the_view_shows_the_check():
+    from sim.report.knob_study import search_reverses
+
+    assert search_reverses(-0.10, 0.03) and not search_reverses(-0.05, 0.03) and not search_reverses(0.1, 0.03)
+    assert not search_reverses(float("nan"), float("nan"))  # no check: nothing turned round
+    view = studies.across([_answered("classic-4p", search_games=40, search_diff=0.02, search_se=0.05),
+                           _answered("boat-4p", advice="", search_games=40, search_diff=-0.15, search_se=0.05)])
+    assert "against `search` (40 games a setting) it does +2.0 points (+-9.8) against the default" in view.answer
+    assert "freeze=10 beats the default, but not against search: no advice at boat-4p" in view.answer
+    assert view.tables["summary"]["search_games"].tolist() == [40, 40]
+
+
+def test_across_variants_by_default_plays_to_its_last_look_and_checks_each_answer_against_search(
+        tmp_path, monkeypatch):
+    from sim.report import across_variants as av
+
+    monkeypatch.delenv(studies.GAMES_ENV, raising=False)
+    monkeypatch.setattr(av, "ACROSS_GAMES", 4)
+    monkeypatch.setattr(av, "decided", lambda h: False)
+    s = studies.across_variants(out=tmp_path, workers=1, presets="classic-2p", questions=["taking_the_pile"])
+    row = s.tables["summary"].iloc[0]
+    assert row["games"] == 4 and row["search_games"] == 2  # a tenth of 4 games, at least 2 (below ACROSS_CHECK)
 
 
 def test_the_strong_check_states_its_power_to_see_a_reversal_of_the_headlines_size():
