@@ -45,9 +45,13 @@ def report_tables(study: Study) -> list[tuple[str, str]]:
             cols = ["variant", "players", "measure", "value", "low", "high", "capped_share"]
             out.append(("Balance per preset and players", _markdown_table(
                 df, [c for c in cols if c in df], {c: ".4g" for c in ("value", "low", "high", "capped_share")})))
-        elif key == "summary":
+        elif key == "summary" and "verdict" in df:  # variant_balance's ranking: edges are signed
             out.append(("Presets ranked by the edge every player shows", _markdown_table(
                 df, list(df.columns), {c: "+.3f" for c in df.columns if c != "variant" and c != "verdict"})))
+        elif key == "summary":  # a knob study's answer, a row per decision (and preset, across presets)
+            heading = ("One row per question and preset" if df["variant"].nunique() > 1 or "question" in df
+                       else "The answer, one row per decision")
+            out.append((heading, _markdown_table(df, list(df.columns), {"search_diff": "+.3f", "margin": "+.0f"})))
         elif key == "hands_per_game":
             continue
         else:
