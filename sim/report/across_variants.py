@@ -34,7 +34,7 @@ QUESTIONS: dict[str, Callable[..., Study]] = {
 
 LOOKS = 4  # the most looks of the sequential design: games / 8, / 4, / 2 and games
 ACROSS_GAMES = 8_000  # the last look: a four-player headline's interval is about +-0.5 points there (+-1 decides)
-ACROSS_CHECK = 40  # games per setting against `search` at each question and preset: it shows a large reversal
+ACROSS_CHECK = 20  # games per setting against `search` at each question and preset: it shows a large reversal only
 
 
 def looks(games: int) -> list[int]:
