@@ -79,7 +79,7 @@ def across(studies: Sequence[Study]) -> Study:
                              if r["search_games"] > 0 else "")
                           + ("" if r["decided"] else f"; **undecided** at {r['games']} games a setting") + ".")
     heads = [Headline(f"{r['variant']}: {r['knob']}={r['best']} against {r['knob']}={r['default']}", r["win_rate"],
-                      r["win_low"], r["win_high"], int(r["deals"]))
+                      r["win_low"], r["win_high"], int(r["deals"]), settled=bool(r["decided"]))
              for _, r in rows.iterrows()]
 
     def forest(ax: Any) -> Any:

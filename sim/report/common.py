@@ -176,6 +176,7 @@ class Headline:
     low: float
     high: float
     deals: int  # independent units behind the interval (deals, or games where there is no pairing)
+    settled: bool = False  # decided by a sequential test: wider than +-1 point, but as wide as its design needs
 
     @property
     def half_width(self) -> float:
@@ -220,8 +221,9 @@ class Study:
         return self.charts[chart][1](ax)
 
     def wide_headlines(self) -> list[Headline]:
-        """Headlines short of the +-1 point (from at least MIN_DEALS deals) a full-size report promises."""
-        return [h for h in self.headlines if not h.sized]
+        """Headlines short of the +-1 point (from at least MIN_DEALS deals) a full-size report promises, and
+        not settled by a sequential test."""
+        return [h for h in self.headlines if not h.sized and not h.settled]
 
 
 def fmt_pct(x: float) -> str:

@@ -348,6 +348,18 @@ def test_an_answer_that_search_turns_round_is_not_advice_and_the_view_shows_the_
     assert view.tables["summary"]["search_games"].tolist() == [40, 40]
 
 
+def test_a_headline_settled_by_the_sequential_test_is_not_sent_back_for_more_games():
+    from sim.report.reports import report_markdown
+
+    clear = _answered("classic-4p", win_rate=0.56, win_low=0.54, win_high=0.58, deals=500)  # +-2 points, decided
+    view = studies.across([clear, _answered("boat-4p", win_low=0.495, win_high=0.505)])
+    assert view.headlines[0].settled and not view.wide_headlines()
+    text = report_markdown(view, "canasta-lab report x", {"across": "across.png"})
+    assert "Every headline decides" in text and "(1 of 2, widest +-2.00)" in text and "**Size:**" not in text
+    wide = studies.across([_answered("classic-4p", win_rate=0.505, win_low=0.48, win_high=0.53, deals=500)])
+    assert [h.settled for h in wide.headlines] == [False] and wide.wide_headlines()  # undecided: still sent back
+
+
 def test_across_variants_by_default_plays_to_its_last_look_and_checks_each_answer_against_search(
         tmp_path, monkeypatch):
     from sim.report import across_variants as av
