@@ -23,7 +23,8 @@ run: $(STAMP)
 	@echo "      make notebooks opens them in Jupyter; canasta-lab report --help writes your own"
 
 # the committed reports, regenerated on purpose: the studies at classic-4p take about five minutes each on
-# two cores (variant_balance longer), across_variants at full size many hours (every preset; search is slow)
+# two cores (variant_balance about 40 minutes), across_variants about two and a half hours from an empty cache
+# (every question at every preset; most of it the search checks)
 reports: $(STAMP)
 	$(BIN)/canasta-lab report all --force
 	$(BIN)/canasta-lab compare classic-4p -s baseline -s random --games 400 --seed 1 --out reports/main --force

@@ -245,16 +245,17 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
             diff = r["win_rate"] - d["win_rate"]
             se = math.hypot((r["win_high"] - r["win_low"]) / Z95_WIDTH, (d["win_high"] - d["win_low"]) / Z95_WIDTH)
             search = {"search_games": int(s["games"].iat[0]), "search_diff": float(diff), "search_se": float(se)}
-            holds.append(f"Against `{SEARCH}` ({int(s['games'].iat[0])} games a setting, on the same deals): "
+            holds.append(f"Against `{SEARCH}` ({search['search_games']} games a setting, on the same deals): "
                          f"`{k}={default}` wins {_interval(d)}, `{k}={b}` {_interval(r)}: a difference of "
                          f"{fmt_pct(diff)} (+-{100 * Z95 * se:.1f} points at 95%, read conservatively as "
                          "independent). `search` costs about a second and a half a game, so this check is sized to "
                          "show a large reversal, not a small one.")
-            if search_reverses(diff, se) and not better.empty:
-                answer.append(f"Not advice: against `{SEARCH}`, `{k}={b}` does worse than the default by more than "
-                              "chance (below).")
         else:
             holds.append(f"Against `{SEARCH}`: `{k}={default}` wins {_interval(d)} of {int(s['games'].iat[0])} games.")
+    turned = search_reverses(search["search_diff"], search["search_se"])
+    if turned and not better.empty:
+        answer.append(f"Not advice: against `{SEARCH}`, `{k}={b}` does worse than the default by more than chance "
+                      "(below).")
     beats = bool(best["real"]) and best["win_rate"] > FAIR and best.name not in flagged.index  # the headline's own
     summary = {"knob": k, "default": default, "best": b, "win_rate": float(best["win_rate"]),
                "win_low": float(best["win_low"]), "win_high": float(best["win_high"]),
@@ -263,8 +264,7 @@ def _part_answer(part: Part, t: dict[str, pd.DataFrame]) -> tuple[list[str], lis
                "rare": len(rare) == len(base) - 1 if "changes" in base else False,
                "strong": part.strong_player, "strong_win_rate": heads[-1].value, "holds": bool(held),
                "power": reversal_power(heads[0].value - FAIR, heads[-1]),
-               "advice": b if beats and held and not search_reverses(search["search_diff"], search["search_se"])
-               else "", **search}
+               "advice": b if beats and held and not turned else "", **search}
     return answer, holds, heads, summary
 
 

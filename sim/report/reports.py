@@ -70,12 +70,12 @@ def report_markdown(study: Study, command: str, images: dict[str, str]) -> str:
     if study.holds:
         lines += ["## Does it hold against the strongest players?", "", study.holds, ""]
     wide = study.wide_headlines()
+    settled = [h for h in study.headlines if h.settled and not h.sized]
     if wide:
         lines += [f"**Size:** these headlines are wider than +-1 point of win rate, or rest on too few deals (under "
                   f"{MIN_DEALS}) for their width to mean much; run with more games: "
                   + "; ".join(f"{h.what}: +-{100 * h.half_width:.2f} points from {h.deals} deals" for h in wide), ""]
-    elif any(h.settled and not h.sized for h in study.headlines):
-        settled = [h for h in study.headlines if h.settled and not h.sized]
+    elif settled:
         lines += [f"Every headline decides: its 95% interval is within +-1 point of win rate, or ({len(settled)} of "
                   f"{len(study.headlines)}, widest +-{100 * max(h.half_width for h in settled):.2f}) its distance from "
                   "an even match is beyond the sequential design's bound: which side of it the answer lies on is "
