@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from sim.report.studies import ACROSS_CHECK, ACROSS_GAMES, CHECK_GAMES, FULL_GAMES, PRESET_STUDIES, VARIANT
 from sim.rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from sim.run.runner import Job, make_job
-from sim.run.seating import Seating
+from sim.run.seating import Seating, seating_acts, two_sides_text
 from sim.version import __version__
 from strategies import REGISTRY, Knob, StrategyError, parse_strategy, variant_text
 
@@ -86,6 +86,26 @@ def seating_line(job: Job) -> str:
     sides = " vs ".join("+".join(seats[p] for p in side) for side in job.variant.sides)
     return (f"seating: {', '.join(f'seat {p} {s}' for p, s in enumerate(seats))} "
             f"(sides {sides}; duplicate deals rotate it)")
+
+
+SEATING_ACTS = "three or more sides play each for himself"  # where --seating changes the games (sim.run.seating)
+SEATING_IDLE_STUDIES = ("variant_balance",)  # studies with one strategy on every seat: no seating to choose
+
+
+def chosen_seating(args: argparse.Namespace, variants: list[Variant]) -> str:
+    """The command's seating: --seating as given, or the command's default when it is left out. A --seating
+    given where every game has two sides is refused in one line before any game: there both seatings play
+    the same games, so the choice would be recorded and change nothing."""
+    if args.seating is None:
+        return args.seating_default
+    if not any(seating_acts(v) for v in variants):
+        if len(variants) == 1:
+            where = f"{variant_text(variants[0])} has two sides ({two_sides_text(variants[0])})"
+        else:
+            where = f"every preset asked has two sides ({', '.join(v.name for v in variants)})"
+        raise CliError(f"--seating {args.seating}: {where}, where both seatings play the same games; --seating "
+                       f"acts only where {SEATING_ACTS} (e.g. classic-3p): leave it out")
+    return args.seating
 
 
 def cmd_variants(args: argparse.Namespace) -> None:
@@ -260,9 +280,10 @@ def cmd_compare(args: argparse.Namespace) -> None:
         raise CliError("--batch sets the looks of a sequential test; give --sprt with it")
     from sim.analysis.compare import SPRT_BATCH_GAMES
 
+    seating = chosen_seating(args, [v])
     c = compare(v, args.strategy, args.games, args.seed, workers=args.workers, out=args.out, sprt=args.sprt,
                 batch=args.batch or SPRT_BATCH_GAMES, progress=_progress(args), scheduler=args.scheduler,
-                force=args.force, seating=args.seating)
+                force=args.force, seating=seating)
     if c.meta.get("resumed_games"):
         print(f"resumed: {c.meta['resumed_games']} games were already in {args.out} and were not played again")
     print(c.table())
@@ -277,8 +298,9 @@ def cmd_tournament(args: argparse.Namespace) -> None:
 
     args.strategy = args.strategies
     v = _setup(args, seats_limit=False)
+    seating = chosen_seating(args, [v])
     t = tournament(v, args.strategies, args.games, args.seed, workers=args.workers, out=args.out,
-                   progress=_progress(args), scheduler=args.scheduler, force=args.force, seating=args.seating)
+                   progress=_progress(args), scheduler=args.scheduler, force=args.force, seating=seating)
     print(t.table())
     if args.out:
         print(f"report: {Path(args.out) / 'report.md'}; tables pairs.parquet, ranking.parquet, matrix.parquet and "
@@ -317,8 +339,9 @@ def cmd_sweep(args: argparse.Namespace) -> None:
     opp = parse_strategy(args.vs)
     grid = _grid(args.grid)
     grid_rows(base, grid)  # every value checked before the output path and any game
+    seating = chosen_seating(args, [v])
     df = sweep(v, args.strategy, grid, args.vs, args.games, args.seed, args.workers, progress=_progress(args),
-               out=args.out, scheduler=args.scheduler, force=args.force, seating=args.seating)
+               out=args.out, scheduler=args.scheduler, force=args.force, seating=seating)
     print(f"{v.name}: {base.label} against {opp.label}, {df.attrs['games_per_row']} games per row "
           f"({df['deals'].iat[0]} duplicate deals), seed {args.seed}; seating: {df.attrs['seating_text']}")
     print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
@@ -447,11 +470,15 @@ def cmd_cache(args: argparse.Namespace) -> None:
           f"`canasta-lab cache --clear` removes them all")
 
 
-def report_command(args: argparse.Namespace, study: str, preset: str | None = None) -> str:
-    """The exact command that writes this report, for its first line."""
+def report_command(args: argparse.Namespace, study: str, preset: str | None = None,
+                   seating: str = Seating.REST.value) -> str:
+    """The exact command that writes this report, for its first line; `seating` as this report played it
+    (a --seating given is left out of a report where it does not act, which would refuse it alone)."""
     parts = ["canasta-lab report", study]
     if study in PRESET_STUDIES and args.variants:
         parts.append(f"--presets {args.variants}")
+    elif preset is None and args.variants:  # the view across the presets asked
+        parts.append(f"--variant {args.variants}")
     elif preset is not None and preset != VARIANT:
         parts.append(f"--variant {preset}")
     if args.games is not None:
@@ -459,12 +486,41 @@ def report_command(args: argparse.Namespace, study: str, preset: str | None = No
     if args.check_games is not None:
         parts.append(f"--check-games {args.check_games}")
     parts.append(f"--seed {args.seed}")
-    if args.seating != Seating.REST.value:
-        parts.append(f"--seating {args.seating}")
+    if seating != Seating.REST.value:
+        parts.append(f"--seating {seating}")
     parts += [f"--rule {r}" for r in args.rule]
     if args.out != REPORTS_DIR:
         parts.append(f"--out {args.out}")
     return " ".join(parts)
+
+
+def seating_acts_in(args: argparse.Namespace, study: str, presets: list[str]) -> bool:
+    """Whether the seating changes a study's games at `presets`: a study of two strategies (not one on every
+    seat) at a preset of three sides or more."""
+    return study not in SEATING_IDLE_STUDIES and any(seating_acts(with_rules(get_variant(p), args.rule))
+                                                     for p in presets)
+
+
+def report_seating(args: argparse.Namespace, study: str, presets: list[str]) -> str:
+    """The seating a study plays at `presets`: --seating where it acts there, the default elsewhere, so a
+    report where every game has two sides records and states nothing that changed nothing."""
+    given = args.seating is not None and seating_acts_in(args, study, presets)
+    return args.seating if given else args.seating_default
+
+
+def refuse_idle_seating(args: argparse.Namespace, plan: list[tuple[str, str | None, list[str]]]) -> None:
+    """A --seating given to reports where it acts at none of their presets: one line, before any game."""
+    if args.seating is None:
+        return
+    studies = [(name, [preset] if preset is not None else presets) for name, preset, presets in plan]
+    if any(seating_acts_in(args, name, presets) for name, presets in studies):
+        return
+    paired = [p for name, presets in studies if name not in SEATING_IDLE_STUDIES for p in presets]
+    if not paired:
+        raise CliError(f"--seating {args.seating}: {', '.join(SEATING_IDLE_STUDIES)} plays one strategy on every "
+                       f"seat, so there is no seating to choose; --seating acts in the studies that play two "
+                       f"strategies where {SEATING_ACTS}: leave it out")
+    chosen_seating(args, [with_rules(get_variant(p), args.rule) for p in dict.fromkeys(paired)])
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -488,10 +544,11 @@ def cmd_report(args: argparse.Namespace) -> None:
             stem = name if preset in (None, VARIANT) else f"{name}-{preset}"
             S.check_report_target(args.out, stem, args.force)
             S.setup(name, args.games, args.seed, args.check_games, args.cache, args.rule, args.workers, None, None,
-                    preset or VARIANT, args.seating)
+                    preset or VARIANT, args.seating or args.seating_default)
             plan.append((name, preset, presets))
         if name not in S.PRESET_STUDIES and len(presets) > 1:
             S.check_report_target(args.out, f"{name}-{S.ACROSS}", args.force)
+    refuse_idle_seating(args, plan)
     for line in skipped:
         print(f"skipped: {line}")
     several = len(names) > 1
@@ -503,11 +560,12 @@ def cmd_report(args: argparse.Namespace) -> None:
             kw = {"presets": args.variants}
         else:
             kw = {"presets": presets}
+        seating = report_seating(args, name, [preset] if preset is not None else presets)
         study = S.STUDIES[name](games=args.games, seed=args.seed, check_games=args.check_games,
                                out=Path(args.cache) / name if args.cache and several else args.cache,
                                rules=args.rule, workers=args.workers, progress=_progress(args),
-                               scheduler=args.scheduler, seating=args.seating, **kw)
-        path = S.write_report(study, args.out, report_command(args, name, preset), args.force)
+                               scheduler=args.scheduler, seating=seating, **kw)
+        path = S.write_report(study, args.out, report_command(args, name, preset, seating), args.force)
         print(f"# {study.title}" + (f" ({study.variant})" if preset is not None else "") + "\n")
         for heading, table in S.report_tables(study):
             print(f"{heading}\n{table}\n")
@@ -523,7 +581,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     for name, done in answers.items():
         if len(done) > 1:  # one view of how the answer changes across the presets asked
             view = S.across(done)
-            path = S.write_report(view, args.out, report_command(args, name), args.force)
+            seating = report_seating(args, name, [s.variant for s in done])
+            path = S.write_report(view, args.out, report_command(args, name, seating=seating), args.force)
             print(f"# {view.title}\n\n{view.answer}\n")
             print(f"report: {path} (chart in {Path(args.out) / view.stem}/)\n")
 
@@ -615,10 +674,13 @@ def build_parser() -> argparse.ArgumentParser:
     resume = ("a folder, created; the same command again resumes a stopped run, and more --games extend it")
 
     def seating(p: argparse.ArgumentParser, default: str, how: str) -> None:
-        p.add_argument("--seating", choices=[m.value for m in Seating], default=default,
+        # left out, the command's default (seating_default); given, it is refused where every game has two sides
+        p.add_argument("--seating", choices=[m.value for m in Seating], default=None,
                        help=f"at a game of three sides or more (each for himself): {how} (default {default}); "
                             "rest: one against the rest, alternate: the two take the sides in turn. Stated in the "
-                            "output and recorded in the results")
+                            "output and recorded in the results; refused where every game has two sides (every "
+                            "2-player game, every partnership game), where both play the same games")
+        p.set_defaults(seating_default=default)
 
     p = sub.add_parser("play", help="play N games and write one row per game")
     setup(p)

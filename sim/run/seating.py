@@ -39,18 +39,28 @@ def side_strategies(variant: Variant, a: str, b: str, mode: Seating = Seating.RE
     return [a] + [b] * (variant.n_sides - 1)
 
 
+def seating_acts(variant: Variant) -> bool:
+    """Whether the seating changes the games: only with three sides or more; with two, `rest` and
+    `alternate` both put A on one side and B on the other."""
+    return variant.n_sides > 2
+
+
+def two_sides_text(variant: Variant) -> str:
+    """How a game of two sides is played: partnerships, or one against one."""
+    return "partnerships, side against side" if any(len(side) > 1 for side in variant.sides) else "one against one"
+
+
 def what_seating(variant: Variant, mode: Seating) -> dict[str, str]:
     """The seating as an output folder's record holds it: only where it changes the games (three sides or
     more), so a folder written before the choice existed, at two sides, is the same command still."""
-    return {"seating": mode.value} if variant.n_sides > 2 else {}
+    return {"seating": mode.value} if seating_acts(variant) else {}
 
 
 def seating_text(variant: Variant, mode: Seating, a: str = "A", b: str = "B") -> str:
     """The seating in words, as every output states it."""
     n = variant.n_sides
-    if n == 2:
-        per = "partnerships, side against side" if any(len(side) > 1 for side in variant.sides) else "one against one"
-        return f"{a} against {b}: {per}"
+    if not seating_acts(variant):
+        return f"{a} against {b}: {two_sides_text(variant)}"
     pattern = ", ".join(side_strategies(variant, a, b, mode))
     what = ("one against the rest" if mode == Seating.REST else "alternating seats")
     return f"{what} ({mode.value}): the {n} sides play {pattern} in turn of play, rotated over every deal"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tqdm import tqdm
 
-from sim import play
+from sim import compare, play
 from sim.cli import main
 from strategies import StrategyError, parse_strategy
 
@@ -162,6 +162,74 @@ def test_compare_refuses_a_side_that_mixes_strategies(tmp_path, cli):
                        "--seed", "1", "--out", str(tmp_path / "rep")), "side 0 would mix")
     assert "baseline random freezer baseline" in line
     assert not (tmp_path / "rep").exists()
+
+
+@pytest.mark.parametrize("command,preset,seating,where", [
+    (["compare", "classic-4p", "-s", "baseline", "-s", "reference"], "classic-4p", "alternate", "partnerships"),
+    (["compare", "classic-2p", "-s", "baseline", "-s", "reference"], "classic-2p", "rest", "one against one"),
+    (["tournament", "boat-4p", "baseline", "reference"], "boat-4p", "rest", "partnerships"),
+    (["sweep", "buraco-2p", "-s", "baseline", "--grid", "min_pile=1,3"], "buraco-2p", "alternate", "one against one"),
+])
+def test_seating_is_refused_where_only_two_sides_play(tmp_path, cli, command, preset, seating, where):
+    # with two sides `rest` and `alternate` both put A on one side and B on the other: the same games
+    out = tmp_path / "out"
+    line = refused(cli(*command, "--games", "2", "--seed", "1", "--seating", seating, "--out", str(out)),
+                   f"--seating {seating}: {preset} has two sides ({where}",
+                   "acts only where three or more sides play each for himself")
+    assert "leave it out" in line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", "classic-4p", "-s", "baseline", "-s", "reference"],
+    ["tournament", "pennies-6p", "baseline", "reference"],
+    ["sweep", "classic-2p", "-s", "baseline", "--grid", "min_pile=1"],
+])
+def test_seating_left_out_plays_at_two_sides_with_the_commands_default(capsys, command):
+    assert main([*command, "--games", "2", "--seed", "1", "--workers", "1", "--quiet"]) == 0
+    assert "error" not in capsys.readouterr().err
+
+
+def test_seating_through_the_api_is_still_accepted_at_two_sides():
+    # the command line refuses what the user typed; a script passing a seating to every preset keeps working
+    alternate = compare("classic-4p", ["baseline", "reference"], 4, seed=2, seating="alternate")
+    rest = compare("classic-4p", ["baseline", "reference"], 4, seed=2, seating="rest")
+    assert alternate.pairs["margin"].equals(rest.pairs["margin"])
+
+
+def test_report_seating_refused_only_where_no_preset_asked_has_three_sides(tmp_path, capsys):
+    args = ["report", "taking_the_pile", "--games", "2", "--check-games", "0", "--seed", "1", "--quiet",
+            "--out", str(tmp_path / "o"), "--cache", str(tmp_path / "c"), "--workers", "1"]
+    assert main([*args, "--variant", "2p", "--seating", "alternate"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--seating alternate: every preset asked has two sides (classic-2p" in err[0]
+    assert "acts only where three or more sides play each for himself" in err[0]
+    assert not (tmp_path / "o").exists() and not (tmp_path / "c").exists()
+    assert main([*args, "--variant", "classic-4p", "--seating", "rest"]) == 2
+    assert "classic-4p has two sides (partnerships" in capsys.readouterr().err
+
+
+def test_report_over_presets_applies_the_seating_only_where_three_sides_play(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main(["report", "taking_the_pile", "--variant", "classic-2p,classic-3p", "--seating", "alternate",
+                 "--games", "3", "--check-games", "0", "--seed", "1", "--quiet", "--out", str(out),
+                 "--cache", str(tmp_path / "c"), "--workers", "1"]) == 0
+    assert "error" not in capsys.readouterr().err
+    two = (out / "taking_the_pile-classic-2p.md").read_text()
+    three = (out / "taking_the_pile-classic-3p.md").read_text()
+    assert "--seating" not in two and "one against one" in two  # the command it names would be refused there
+    assert "--variant classic-3p --games 3 --check-games 0 --seed 1 --seating alternate" in three
+    assert "alternating seats (alternate)" in three
+    across = (out / "taking_the_pile-across.md").read_text()
+    assert "--variant classic-2p,classic-3p --games 3 --check-games 0 --seed 1 --seating alternate" in across
+
+
+def test_report_seating_is_refused_for_variant_balance_alone(tmp_path, capsys):
+    # one strategy on every seat: there is nothing to seat, at any preset
+    assert main(["report", "variant_balance", "--variant", "classic-3p", "--seating", "rest", "--games", "2",
+                 "--out", str(tmp_path / "o"), "--cache", str(tmp_path / "c"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "variant_balance plays one strategy on every seat" in err[0]
 
 
 def test_play_prints_the_seating_it_used(cli):
