@@ -14,14 +14,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sim.records.outputs import Comparison, Tournament, write_comparison, write_tournament
 from sim.records.tidy import knob_table, with_knobs, with_pair_knobs
 from sim.rules import Variant, get_variant
 from sim.run.experiment import Experiment
+from sim.run.frames import side_labels
 from sim.run.output import folder_name, prepare_output, whole_deals, write_output_record
-from sim.run.runner import Progress, make_job, whole_number
+from sim.run.runner import Job, Progress, make_job, whole_number
 from sim.run.seating import (
     Seating,
     parse_seating,
@@ -95,7 +97,8 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
     refuse_mixed_sides(job)
     labels = side_labels0(job)
     if len(labels) < 2:
-        raise ValueError(f"compare needs two different strategies, got only {labels[0]!r}")
+        raise ValueError(f"compare needs two different strategies, got only {labels[0]!r} (one strategy against "
+                         "itself plays the same games on every duplicate deal: even by construction)")
     if spec is not None and len(labels) != 2:
         raise ValueError(f"--sprt tests two strategies, got {len(labels)}: {', '.join(labels)}")
     rot = v.n_sides
@@ -129,7 +132,7 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
                                "budget": budget, "stopped_early": early, "batch_games": step})
         pairs = pair_rows(exp, labels, used)
     meta = exp.run_meta(0)
-    meta.update({"games": used, "resumed_games": exp.resumed[0]})
+    meta.update({"games": used, "resumed_games": exp.resumed[0], "same_strategy": same_strategy_pairs(job, labels)})
     if paired:
         meta.update({"seating_mode": mode.value, "seating_text": seating_text(v, mode, short(labels[0]),
                                                                              short(labels[1]))})
@@ -139,6 +142,25 @@ def compare(variant: str | Variant, strategies: Sequence[str | StrategySpec | St
         write_comparison(result, Path(out))
         write_output_record(Path(out), what)
     return result
+
+
+def plays_alike(a: StrategyChoice, b: StrategyChoice) -> bool:
+    """Two strategies that make the same decision everywhere: the same functions with the same knob values
+    (at the variant: a knob left alone takes its default there, so `baseline` and `baseline:min_pile=3` play
+    alike wherever 3 is min_pile's default)."""
+    fa, fb = a.spec.functions(), b.spec.functions()
+    return (len(fa) == len(fb) and all(f is g for f, g in zip(fa, fb, strict=True))
+            and np.array_equal(a.params, b.params))
+
+
+def same_strategy_pairs(job: Job, labels: Sequence[str]) -> list[list[str]]:
+    """The pairs of side labels (short, as the pairs table names them) whose sides play alike seat for seat:
+    a comparison of them measures nothing but the random draws of their decisions, if any."""
+    sides = side_labels(job, 0)
+    n = len(job.strategies)
+    seats = {label: [job.strategies[p % n] for p in job.variant.sides[sides.index(label)]] for label in labels}
+    return [[short(a), short(b)] for a, b in itertools.combinations(labels, 2)
+            if all(plays_alike(x, y) for x, y in zip(seats[a], seats[b], strict=True))]
 
 
 def spec_text(spec: SprtSpec) -> str:

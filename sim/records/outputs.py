@@ -71,7 +71,11 @@ def comparison_lines(c: Comparison) -> list[str]:
              f"{c.games // max(rot, 1)} deals, each played on its {rot} rotations of the seating",
              *([f"seating: {c.meta['seating_text']}"] if c.meta.get("seating_text") else []),
              "", pair_table(c.pairs).to_string(index=False), ""]
+    alike = {tuple(pair) for pair in c.meta.get("same_strategy", [])}
     for r in c.pairs.itertuples():
+        if (r.a, r.b) in alike:
+            lines.append(same_strategy_line(c.variant, r))
+            continue
         lines.append(f"{r.a} vs {r.b}: 'won all' counts deals {r.a} won on every rotation. Pairing cut the "
                      f"variance against independent deals: win rate {factor_text(r.win_variance_factor)}, margin "
                      f"{factor_text(r.margin_variance_factor)} (a Wilson interval treating the games as independent "
@@ -79,6 +83,18 @@ def comparison_lines(c: Comparison) -> list[str]:
     if c.sprt is not None:
         lines += sprt_lines(c.sprt)
     return lines
+
+
+def same_strategy_line(variant: str, r: Any) -> str:
+    """The one line for a pair whose two sides play the same strategy (the same decision functions, every knob
+    at the same value at the variant): no interval, and no number of games, can tell them apart."""
+    what = (f"{r.a} vs {r.b}: the two play the same strategy at {variant} (the same decision functions, every "
+            "knob at the same value)")
+    if r.split == r.deals and r.margin_low == 0 == r.margin_high:
+        return (f"{what}, so they play the same games on every duplicate deal: the result is exactly even by "
+                "construction, and more games change nothing.")
+    return (f"{what}; they differ only in the random draws of their decisions, so they are even in truth: more "
+            "games only narrow the interval around 0.500.")
 
 
 def sprt_lines(s: dict[str, Any]) -> list[str]:

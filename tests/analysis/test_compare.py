@@ -3,11 +3,14 @@ round robins and sweeps with Holm's correction, on the command line and in the A
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from sim import compare, read, sweep, tournament
 from sim.cli import main
+from sim.records.outputs import same_strategy_line
 from sim.stats import sprt_bounds
 
 
@@ -18,6 +21,32 @@ def test_an_exact_copy_is_an_even_match_exactly(variant):
     assert r["win_rate"] == 0.5 and r["margin"] == 0.0 and r["elo"] == 0.0
     assert r["win_low"] == r["win_high"] == 0.5 and r["p_value"] == 1.0
     assert r["won_all"] == 0 and r["lost_all"] == 0 and r["split"] == r["deals"]
+
+
+def test_two_labels_of_one_strategy_are_said_to_play_the_same_games_not_sent_for_more(tmp_path, capsys):
+    # min_pile=3 is baseline's default at classic-4p: two labels, one strategy, the same games on every deal
+    out = tmp_path / "c"
+    assert main(["compare", "classic-4p", "-s", "baseline", "-s", "baseline:min_pile=3", "--games", "200", "--seed",
+                 "1", "--quiet", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    said = [ln for ln in printed.splitlines() if "the same strategy" in ln]
+    assert len(said) == 1, printed
+    assert "play the same games on every duplicate deal" in said[0] and "exactly even by construction" in said[0]
+    assert "more games change nothing" in said[0]
+    assert "Wilson" not in printed and "give more" not in printed and "Pairing cut" not in printed
+    assert said[0] in (out / "report.md").read_text()
+    assert compare("classic-4p", ["baseline", "baseline:min_pile=4"], 4, seed=1, workers=1).meta["same_strategy"] == []
+
+
+def test_a_strategy_against_itself_is_refused_saying_it_would_be_even_by_construction():
+    with pytest.raises(ValueError, match="got only 'baseline' .one strategy against itself plays the same games"):
+        compare("classic-2p", ["baseline", "baseline"], 4, seed=1)
+
+
+def test_one_strategy_with_random_draws_is_even_in_truth_not_by_construction():
+    row = SimpleNamespace(a="search", b="search:samples=48", deals=10, split=6, margin_low=-300.0, margin_high=250.0)
+    line = same_strategy_line("classic-2p", row)
+    assert "the same strategy at classic-2p" in line and "random draws" in line and "by construction" not in line
 
 
 def test_pair_counts_add_up_to_the_deals_and_the_intervals_are_on_the_deals():
