@@ -76,6 +76,7 @@ from sim.engine.contract import (
     OB_TOOK,
     OB_TOP_TAKEN,
     OB_TURN,
+    R_B3_CLOSE,
     R_CANASTA,
     R_CANBONUS,
     R_CARDVAL,
@@ -95,6 +96,7 @@ from sim.engine.contract import (
     RK_7,
     RK_JK,
     SUITS,
+    TAKE_FREE,
     TAKE_M2,
     TAKE_M3,
     add_row,
@@ -273,6 +275,12 @@ FAMILY_KNOBS = KNOBS.knobs + B.KNOBS.knobs  # the knobs of baseline and its rela
 # a hand this long is one no stock end will finish (Boat turns the pile into the stock again): go out when
 # able, take any pile and lay everything, whatever the knobs say (a Classic hand is over long before)
 LONG_HAND = 200
+
+# Boat's four-black-three close (R-37): the hand closes by melding exactly these four black threes, and a hand
+# keeps its size from turn to turn (a card drawn, a card discarded), so only a hand of at least these many cards
+# after its melds can ever become them
+B3_CLOSE_CARDS = 4
+HOLD_BACK = -100.0  # a meld scored below stopping (0): its cards stay in hand
 
 TIER = 1000.0  # discard scores: one tier per kind of card, ranked within the tier
 WITHIN_TIER = 0.45 * TIER  # an ordinary card's score stays within its tier whatever the discard weights
@@ -507,6 +515,15 @@ def cards_laid_nb(opts, i):
     return 0
 
 
+@strategy_jit(inline="always")
+def hand_cards_laid_nb(opts, i):
+    """Cards any meld action takes from the hand, a new wild meld's too (cards_laid_nb, which the opening plan
+    reads, leaves that one out)."""
+    if option_kind(opts, i) == O_WILD:
+        return wild_jokers(opts, i) + wild_twos(opts, i)
+    return cards_laid_nb(opts, i)
+
+
 @strategy_jit
 def action_value_nb(R, obs, opts, i):
     """Card value a meld action lays (it counts towards an opening)."""
@@ -713,6 +730,18 @@ def _top_score_nb(obs, k, mode, meld_mode):
 
 
 @strategy_jit(inline="always")
+def take_gain_nb(obs, opts, i):
+    """Cards an O_TAKE option adds to the hand: the pile, less its top card and, but for a lay-off (M3), the
+    two hand cards melded with it (M1, M2); the whole pile where it goes to the hand as it is (FREE)."""
+    method = take_method(opts, i)
+    if method == TAKE_FREE:
+        return obs[OB_PILE_N]
+    if method == TAKE_M3:
+        return obs[OB_PILE_N] - 1
+    return obs[OB_PILE_N] - MIN_MELD
+
+
+@strategy_jit(inline="always")
 def _draw_score_nb(R, obs, opts, i, prm):
     t = option_kind(opts, i)
     if t == O_DRAW:
@@ -889,11 +918,28 @@ def discard_features_nb(R, obs, k, f):
     f[DF_LATE] = R[R_CARDVAL + r] if late else 0
 
 
+@strategy_jit
+def black3_close_way_nb(R, obs, prm, cards):
+    """In a hand of LONG_HAND turns where the rules have the four-black-three close (Boat, R-37), the black
+    threes a player holds are the hand's way out once its side has the canastas the player wants to go out
+    with and the hand is big enough to become the four threes: every other card the hand could meld is
+    usually on the table by then, black threes are melded only in that close, and thrown they come back
+    through the reshuffled stock (R-39) for ever. Such a hand keeps them, and melds down no further than the
+    four threes' worth of cards (`cards`: the hand's size after this turn's draw). Only in a long hand: before,
+    the close is a long shot that costs 100 points a three held when another player goes out (keeping them at
+    once in every hand of four or five cards cost baseline 1.3 points of win rate against reference at
+    boat-4p)."""
+    if R[R_B3_CLOSE] <= 0 or not long_hand_nb(obs) or hand_count(obs, RK_3) == 0 or cards < B3_CLOSE_CARDS:
+        return False
+    return obs[OB_CANASTAS + obs[OB_SIDE]] >= canastas_wanted_nb(R, obs, prm) and kinds_ok_nb(R, obs)
+
+
 @strategy_jit(inline="always")
-def _discard_score_nb(R, obs, k, prm, freeze_now, f):
+def _discard_score_nb(R, obs, k, prm, freeze_now, keep_b3, f):
     """Tiers: 3 freeze, 2 a black three on a big enough pile, 1 an ordinary card, 0 a held black
-    three, -1 a wild that is not meant to freeze. Within a tier, the least useful card to others; an ordinary
-    card by the discard scorer (its features in f, scratch space), kept within its tier."""
+    three (always, where they are the way to close: keep_b3), -1 a wild that is not meant to freeze. Within a
+    tier, the least useful card to others; an ordinary card by the discard scorer (its features in f, scratch
+    space), kept within its tier."""
     r = card_rank(k)
     pn = obs[OB_PILE_N]
     if is_wild_rank_nb(r):
@@ -902,7 +948,7 @@ def _discard_score_nb(R, obs, k, prm, freeze_now, f):
         return -TIER - R[R_CARDVAL + r]
     if is_black3_nb(k):
         h = prm[K_HOLD_B3]
-        if h >= 0 and pn >= h:
+        if h >= 0 and pn >= h and not keep_b3:
             return 2 * TIER
         return 0.0
     if kept_seven_nb(R, r, prm):
@@ -944,6 +990,7 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
     plan_out = False
     opening = False
     freeze_now = False
+    keep_b3 = False  # the black threes are kept for the four-black-three close (black3_close_way_nb)
     s = obs[OB_SIDE]
     scratch = obs[obs.shape[0] - OB_SCRATCH:]
     w = scratch[0:WORK]
@@ -963,10 +1010,14 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
             needed = opening_needed_nb(R, obs)
             plan_out = can_go_out_w_nb(R, w, obs[OB_CANASTAS + s], need, needed)
         opening = dp == DP_MELD and obs[OB_MELDED] == 0 and not plan_out
+        keep_b3 = dp == DP_MELD and not plan_out and black3_close_way_nb(R, obs, prm, obs[OB_HN])
         if opening and obs[OB_PRE] != 0:
             # the pile's cards reach the hand when the minimum is met (red threes go to the table)
             incoming = obs[OB_PILE_N] - obs[OB_PILEK + RED3_H] - obs[OB_PILEK + RED3_D]
+    elif dp == DP_DRAW:
+        keep_b3 = black3_close_way_nb(R, obs, prm, obs[OB_HN] + 1)
     elif dp == DP_DISCARD:
+        keep_b3 = black3_close_way_nb(R, obs, prm, obs[OB_HN])
         f = prm[K_FREEZE]
         if obs[OB_FROZEN] == 0 and f != FREEZE_NEVER:
             if f == FREEZE_ALWAYS:
@@ -978,8 +1029,12 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
     for i in range(n):
         if dp == DP_DRAW:
             v = _draw_score_nb(R, obs, opts, i, prm)
+            if keep_b3 and option_kind(opts, i) == O_TAKE and take_gain_nb(obs, opts, i) < 1:
+                v = HOLD_BACK  # the take's meld would leave the hand smaller than a draw: too small for the close
         elif dp == DP_MELD:
             v = _meld_score_nb(R, obs, opts, i, prm, go_ok)
+            if keep_b3 and option_kind(opts, i) != O_STOP and obs[OB_HN] - hand_cards_laid_nb(opts, i) < B3_CLOSE_CARDS:
+                v = HOLD_BACK  # the hand would become too small ever to hold the four black threes
             if plan_out:
                 if keeps_going_out_nb(R, obs, opts, i, w, w2, need, needed):
                     v += PLAN
@@ -1004,7 +1059,8 @@ def heuristic_decide_nb(R, obs, opts, n, prm):
             if option_kind(opts, i) == O_YES:
                 v = 1.0 if hand_points_nb(R, obs) < prm[K_ANSWER_MAX] else -1.0
         elif dp == DP_DISCARD:
-            v = _discard_score_nb(R, obs, option_card(opts, i), prm, freeze_now, scratch[OB_SCRATCH - N_DFEAT:])
+            v = _discard_score_nb(R, obs, option_card(opts, i), prm, freeze_now, keep_b3,
+                                  scratch[OB_SCRATCH - N_DFEAT:])
         else:
             v = 0.0
         if v > bestv:

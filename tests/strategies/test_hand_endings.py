@@ -47,6 +47,29 @@ def test_every_fast_library_player_ends_its_hands_by_going_out_or_the_stock(pres
     assert capped_pairs(preset) == []
 
 
+# R-37 at boat-3p: a player who throws every black three (hold_black3=throw) against one who keeps them. Before the
+# mend, hand 24 of game 41 went to the turn cap: the thrower's side had its canastas, the other cards were on the
+# table, and the four black threes went round through the reshuffled stock (R-39), drawn and thrown by everyone.
+CLOSE_RUN = ("boat-3p", ["baseline:hold_black3=throw", "baseline:hold_black3=keep"])
+CLOSED = (41, 24)
+# a dead end no play ends, black threes or not: the side with canastas has melded down to two cards (a hand keeps its
+# size, a card drawn and one discarded, so it can never hold four), the players without a canasta hold one card each
+# for ever (R-38), one of them the fourth black three
+DEAD_END = {(73, 24)}
+
+
+def test_r37_a_player_who_can_close_with_four_black_threes_keeps_them_and_ends_the_hand():
+    r = play(*CLOSE_RUN, games=100, seed=1, hands=True)
+    h = r.hands
+    capped = {(int(g), int(n)) for g, n in h.loc[h.reason == "cap", ["game", "hand"]].to_numpy()}
+    assert capped <= DEAD_END
+    closed = h[(h.game == CLOSED[0]) & (h.hand == CLOSED[1])].iloc[0]
+    side = int(closed.out_side)
+    assert closed.reason == "out" and closed[f"going_out_{side}"] == PRESETS["boat-3p"].melds.black3_close_bonus
+    game = r.games[r.games.game == CLOSED[0]].iloc[0]
+    assert game[f"strategy_{side}"] == "baseline:hold_black3=throw"  # it keeps them although it throws them elsewhere
+
+
 @pytest.mark.parametrize("preset", [p for p in PRESETS if FULL or PRESETS[p].game.sequences])  # fast: Buraco
 def test_search_against_itself_plays_real_hands(preset):
     """Two lookahead players once traded a one-card Buraco pile for the rest of the hand (810 turns a hand)."""
