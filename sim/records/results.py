@@ -32,20 +32,24 @@ class Results:
 def play(variant: str | Variant, strategies: str | StrategySpec | StrategyChoice
          | Sequence[str | StrategySpec | StrategyChoice], games: int, seed: int, workers: int = 0,
          hands: bool = False, check: bool = False, chunk: int = 2000, progress: Any = None,
-         out: str | os.PathLike[str] | None = None, scheduler: Any = None, force: bool = False) -> Results:
+         out: str | os.PathLike[str] | None = None, scheduler: Any = None, force: bool = False,
+         one_rotation: bool = False) -> Results:
     """Play `games` games of `variant` between `strategies` from `seed`: one row per game.
 
     One strategy (a name, or a spec) plays every seat. `workers=0` uses every core; `scheduler` (a
     Dask address or client) plays on a cluster instead. `progress` may be True (a bar: tqdm's notebook
     widget in a notebook), a tqdm bar, or a function called with the number of games just finished.
     With `out`, the games go to that run folder chunk by chunk as they finish; a stopped run is
-    resumed by the same call, and asking for more games extends it (sim.run.store).
+    resumed by the same call, and asking for more games extends it (sim.run.store). Games are dealt in
+    duplicate, deal g // sides on the seating rotated by g % sides; `one_rotation` plays each deal once, on its
+    base seating (game g is deal g, the same game as game g * sides of a run of every rotation): with one
+    strategy on every seat the rotations replay the same game.
 
     >>> r = play("classic-4p", ["baseline", "random"], games=10, seed=1)  # doctest: +SKIP
     >>> r.games.groupby("strategy_0").winner_side.value_counts()  # doctest: +SKIP
     """
 
-    job = make_job(variant, strategies, seed, check)
+    job = make_job(variant, strategies, seed, check, one_rotation)
     with Experiment([job], games, [out] if out is not None else None, hands=hands, keep_rows=out is None,
                     workers=workers, chunk=chunk, progress=progress, scheduler=scheduler, force=force,
                     per_game=False) as exp:

@@ -67,10 +67,13 @@ def balance_row(variant: str, games: pd.DataFrame, hands: pd.DataFrame) -> list[
 
 def one_game_per_deal(st: Setup, v: Variant, strategy: str, deals: int, out: str) -> tuple[pd.DataFrame,
                                                                                           pd.DataFrame]:
-    """`deals` deals with `strategy` on every seat, one game each. Games are played on duplicate deals
-    (the seating rotated over the same cards), and with one strategy everywhere the rotations are the
-    same game again: counting them would overstate the evidence by the number of sides."""
-    return distinct_games(st.run(play, v, strategy, games=deals * v.n_sides, seed=st.seed, hands=True, out=out))
+    """`deals` deals with `strategy` on every seat, one game each. Games are dealt in duplicate (the seating
+    rotated over the same cards), and with one strategy everywhere the rotations are the same game again:
+    counting them would overstate the evidence by the number of sides, and playing them would cost as many
+    times the games, so each deal is played once, on its base seating (`one_rotation`: the same game as the
+    first rotation of a run of every rotation, game for game)."""
+    return distinct_games(st.run(play, v, strategy, games=deals, seed=st.seed, hands=True, out=out,
+                                 one_rotation=True))
 
 
 def distinct_games(r: Results, deals: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -93,7 +93,8 @@ class Played:
 @dataclass
 class Totals:
     """A job's games summed as they finish, per rotation of the seating (`r`, the game's index modulo
-    the sides) and side (`s`): what `play` prints, whatever the number of games, in a few numbers."""
+    the job's rotations: the sides, or 1 where each deal is played once) and side (`s`): what `play` prints,
+    whatever the number of games, in a few numbers."""
 
     games: np.ndarray  # [r]
     wins: np.ndarray  # [r, s]
@@ -101,17 +102,19 @@ class Totals:
     counts: np.ndarray  # [COUNT_COLUMNS]
 
     @classmethod
-    def empty(cls, sides: int) -> Totals:
-        return cls(np.zeros(sides, np.int64), np.zeros((sides, sides), np.int64), np.zeros((sides, sides), np.int64),
+    def empty(cls, sides: int, rotations: int | None = None) -> Totals:
+        """No games yet; `rotations` of the seating (default one per side, as duplicate deals play them)."""
+        rots = sides if rotations is None else rotations
+        return cls(np.zeros(rots, np.int64), np.zeros((rots, sides), np.int64), np.zeros((rots, sides), np.int64),
                    np.zeros(len(COUNT_COLUMNS), np.int64))
 
     def add(self, game: np.ndarray, winner: np.ndarray, scores: np.ndarray, counts: np.ndarray) -> None:
-        sides = len(self.games)
-        rot = game % sides
-        self.games += np.bincount(rot, minlength=sides)
+        rots, sides = self.wins.shape
+        rot = game % rots
+        self.games += np.bincount(rot, minlength=rots)
         for s in range(sides):
-            self.wins[:, s] += np.bincount(rot[winner == s], minlength=sides)
-            for r in range(sides):
+            self.wins[:, s] += np.bincount(rot[winner == s], minlength=rots)
+            for r in range(rots):
                 self.score[r, s] += int(scores[rot == r, s].sum(dtype=np.int64))
         self.counts += counts.sum(axis=0, dtype=np.int64)
 
@@ -183,6 +186,7 @@ def identity(job: Job) -> dict[str, Any]:
         "seed": job.seed,
         "check": job.check,
         "engine": source_hash(),
+        **({"one_rotation": True} if job.one_rotation else {}),  # other games: a run of every rotation is not one
     }
 
 
@@ -252,7 +256,7 @@ class Experiment:
                 self.scheduler.close()
             raise
         self.played_ranges = [Played() for _ in self.jobs]
-        self.sums = [Totals.empty(j.variant.n_sides) for j in self.jobs]
+        self.sums = [Totals.empty(j.variant.n_sides, j.rotations) for j in self.jobs]
         # per game, for the statistics on deals (`per_game`; `play` needs only the totals), on disk
         self.per_game = per_game
         self.columns = [GameColumns(j.variant.n_sides) for j in self.jobs] if per_game else []
@@ -410,7 +414,7 @@ class Experiment:
         """A's per-deal values against B over games 0..upto-1 summed (DealStats), and the moments of its
         per-game values, a block of whole deals at a time: neither the games nor their deals ever stand
         in memory, whatever their number."""
-        rot = self.jobs[i].variant.n_sides
+        rot = self.jobs[i].rotations
         step = -(-PAIR_BLOCK // rot) * rot
         total: DealStats | None = None
         gx, gm = Moments(0, 0.0, 0.0), Moments(0, 0.0, 0.0)
@@ -437,14 +441,15 @@ class Experiment:
         if not self.per_game:
             raise ValueError("this experiment keeps totals only (per_game=False): no table of its games")
         v = self.jobs[i].variant
+        rots = self.jobs[i].rotations
         n = self.count(i) if upto is None else upto
         game = np.arange(start, n, dtype=np.int64)
         winner, scores = self.columns[i].read(start, n)
-        df = pd.DataFrame({"game": game, "deal": game // v.n_sides, "winner_side": winner})
+        df = pd.DataFrame({"game": game, "deal": game // rots, "winner_side": winner})
         for s in range(v.n_sides):
             df[f"score_{s}"] = scores[:, s]
         cats, code = self._side_codes(i, labels)
-        rot = game % v.n_sides
+        rot = game % rots
         for s in range(v.n_sides):
             df[f"strategy_{s}"] = pd.Categorical.from_codes(code[:, s].astype(np.int8)[rot], cats)
         return df
@@ -455,12 +460,12 @@ class Experiment:
         job = self.jobs[i]
         v = job.variant
         if labels is None:
-            per_rot = [side_labels(job, r) for r in range(v.n_sides)]
+            per_rot = [side_labels(job, r) for r in range(job.rotations)]
         else:  # rotate the seats as the engine does (Job.seat_labels), then read each side's first seat
             if len(labels) != v.n_sides:
                 raise ValueError(f"give one label per side ({v.n_sides}), got {len(labels)}")
             base = [labels[v.seat_side(p)] for p in range(v.players)]
-            per_rot = [[base[(side[0] - r) % v.players] for side in v.sides] for r in range(v.n_sides)]
+            per_rot = [[base[(side[0] - r) % v.players] for side in v.sides] for r in range(job.rotations)]
         cats = sorted({x for row in per_rot for x in row})
         return cats, np.array([[cats.index(x) for x in row] for row in per_rot], np.int64)
 

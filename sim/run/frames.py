@@ -23,7 +23,7 @@ def metadata(job: Job, n_games: int, wall: float) -> dict[str, Any]:
         "games": n_games,
         "package_version": __version__,
         "wall_seconds": round(wall, 3),
-        "duplicate_rotations": job.variant.n_sides,
+        "duplicate_rotations": job.rotations,
         "house_rules": house_rules(job.variant),
         "seating": job.seat_labels(0),
     }
@@ -48,11 +48,12 @@ def games_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
     })
     for s in range(nsides):
         df[f"score_{s}"] = rows[:, L.G_SCORE + s]
-    # the seating pattern repeats every n_sides games (duplicate deals)
-    labels = [side_labels(job, r) for r in range(nsides)]
-    rot = df["game"].to_numpy() % nsides
+    # the seating pattern repeats every n_sides games (duplicate deals; every game where each deal is played once)
+    rots = job.rotations
+    labels = [side_labels(job, r) for r in range(rots)]
+    rot = df["game"].to_numpy() % rots
     for s in range(nsides):
-        df[f"strategy_{s}"] = pd.Categorical(np.array([labels[r][s] for r in range(nsides)], dtype=object)[rot])
+        df[f"strategy_{s}"] = pd.Categorical(np.array([labels[r][s] for r in range(rots)], dtype=object)[rot])
     return df
 
 

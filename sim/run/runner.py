@@ -29,6 +29,18 @@ class Job:
     strategies: tuple[StrategyChoice, ...]
     seed: int
     check: bool = False
+    # each deal once, on its base seating: the run's game k is deal k (the engine's game k * sides). With one
+    # strategy on every seat the other rotations of a duplicate deal replay the same game
+    one_rotation: bool = False
+
+    @property
+    def rotations(self) -> int:
+        """The seatings each deal is played on, in turn: one per side (duplicate deals), or the base one only."""
+        return 1 if self.one_rotation else self.variant.n_sides
+
+    def engine_game(self, game: int) -> int:
+        """The engine's number of the run's game `game`: its deal, its seating and its play stream."""
+        return game * self.variant.n_sides if self.one_rotation else game
 
     def functions(self) -> list:
         """The run's distinct strategy functions, in order of first seat (each strategy's own, then
@@ -63,7 +75,7 @@ class Job:
     def seat_labels(self, game: int) -> list[str]:
         """Strategy label of each seat in a given game (duplicate deals rotate the seating)."""
         n = self.variant.players
-        rot = game % self.variant.n_sides
+        rot = game % self.rotations
         base = [self.strategies[p % len(self.strategies)].label for p in range(n)]
         return [base[(p - rot) % n] for p in range(n)]
 
@@ -131,7 +143,7 @@ def whole_number(name: str, value: Any, minimum: int = 1) -> int:
 
 
 def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | StrategyChoice], seed: int,
-             check: bool = False) -> Job:
+             check: bool = False, one_rotation: bool = False) -> Job:
     v = get_variant(variant) if isinstance(variant, str) else variant
     if isinstance(strategies, str | StrategySpec | StrategyChoice):
         strategies = [strategies]  # one name is one strategy on every seat, not a list of letters
@@ -143,7 +155,7 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | S
     if len(chosen) > v.players:
         raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
     whole_number("seed", seed, minimum=0)
-    job = Job(v, chosen, int(seed), check)
+    job = Job(v, chosen, int(seed), check, one_rotation)
     function_table(job.functions())  # refuses more strategy functions than the engine has slots for
     return job
 
@@ -171,7 +183,8 @@ def describe_error(job: Job, st: np.ndarray) -> str:
 
 
 def run_chunk(job: Job, g0: int, n: int, want_hands: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Play games g0..g0+n-1 in this process; returns (game rows, hand rows)."""
+    """Play games g0..g0+n-1 in this process; returns (game rows, hand rows). A job of one rotation plays
+    the engine's games one by one, every `sides`-th, and numbers their rows as the run's games."""
     from sim.engine.game import play_batch_nb
     from sim.engine.state import new_state
 
@@ -179,16 +192,31 @@ def run_chunk(job: Job, g0: int, n: int, want_hands: bool) -> tuple[np.ndarray, 
     S = new_state(R)
     seat_fns, prm = job.seat_tables()
     fns = job.engine_fns()
-    out_g = np.zeros((n, L.GF), np.int64)
-    cap = n * 12 if want_hands else 0
-    while True:
-        out_h = np.zeros((cap, L.HF), np.int64)
-        nh = play_batch_nb(R, S, fns, seat_fns, prm, job.seed, g0, n, out_g, out_h, 1 if job.check else 0)
-        if S.st[L.S_ERR] != 0:
-            raise EngineError(describe_error(job, S.st))
-        if nh >= 0:
-            return out_g, out_h[:nh]
-        cap = -nh
+
+    def batch(e0: int, ne: int) -> tuple[np.ndarray, np.ndarray]:
+        """The engine's games e0..e0+ne-1."""
+        out_g = np.zeros((ne, L.GF), np.int64)
+        cap = ne * HANDS_PER_GAME if want_hands else 0
+        while True:
+            out_h = np.zeros((cap, L.HF), np.int64)
+            nh = play_batch_nb(R, S, fns, seat_fns, prm, job.seed, e0, ne, out_g, out_h, 1 if job.check else 0)
+            if S.st[L.S_ERR] != 0:
+                raise EngineError(describe_error(job, S.st))
+            if nh >= 0:
+                return out_g, out_h[:nh]
+            cap = -nh
+
+    if not job.one_rotation:
+        return batch(g0, n)
+    rows = [batch(job.engine_game(g), 1) for g in range(g0, g0 + n)]
+    out_g = np.concatenate([g for g, _ in rows])
+    out_h = np.concatenate([h for _, h in rows])
+    out_g[:, L.G_GAME] //= job.variant.n_sides  # the engine's game k * sides is the run's game k
+    out_h[:, L.H_GAME] //= job.variant.n_sides
+    return out_g, out_h
+
+
+HANDS_PER_GAME = 12  # room for hand rows a game at first: a chunk that needs more is played again with room enough
 
 
 def chunks(n_games: int, chunk: int, g0: int = 0) -> list[tuple[int, int]]:

@@ -83,6 +83,23 @@ def test_variant_balance_covers_every_preset_by_itself_with_three_players_each(t
     draw_all(s)
 
 
+@pytest.mark.parametrize("preset", ["classic-4p", "railroad-6p"])
+def test_variant_balance_plays_each_deal_once_and_keeps_the_games_it_kept_from_every_rotation(tmp_path, preset):
+    # with one strategy on every seat the rotations of a duplicate deal replay the same game: the study plays the
+    # first rotation only (a sixth of the games at railroad-6p), the very games it kept from a run of every one
+    from sim.records.results import play, read
+    from sim.report.variant_balance import one_game_per_deal
+
+    st = studies.setup("variant_balance", 6, 1, 0, tmp_path / "c", [], 1, None, None)
+    v = st.variant(preset)
+    g, h = one_game_per_deal(st, v, "reference", 6, "once")
+    assert len(read(tmp_path / "c" / "once").games) == 6  # played: one game per deal
+    every = studies.distinct_games(play(v, "reference", 6 * v.n_sides, 1, hands=True, workers=1))
+    renumber = {"game": lambda x: x["game"] // v.n_sides}  # game g * sides of every rotation is game g of one
+    pd.testing.assert_frame_equal(g, every[0].assign(**renumber), check_categorical=False)
+    pd.testing.assert_frame_equal(h, every[1].assign(**renumber), check_categorical=False)
+
+
 def test_variant_balance_plays_the_presets_asked_and_names_those_refusing_a_house_rule(tmp_path):
     s = studies.variant_balance(games=2, check_games=0, out=tmp_path, workers=1, presets=["classic-4p", "pennies-6p"],
                                 rules=["going_out_canastas=2"], players=["reference"])

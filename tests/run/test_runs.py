@@ -115,6 +115,25 @@ def test_a_folder_of_another_run_is_refused_and_force_replaces_it(tmp_path):
     assert r.meta["seed"] == 2 and len(r.games) == 50
 
 
+def test_one_rotation_plays_each_deal_once_as_the_first_rotation_of_a_run_of_every_rotation(tmp_path):
+    strategies = ["baseline", "random"]  # two strategies: the base seating's labels must hold too
+    every = play("classic-3p", strategies, 30, 4, hands=True, workers=1)
+    once = play("classic-3p", strategies, 10, 4, hands=True, workers=1, one_rotation=True)
+    assert list(once.games["game"]) == list(once.games["deal"]) == list(range(10))
+    assert once.meta["duplicate_rotations"] == 1 and every.meta["duplicate_rotations"] == 3
+    first = every.games[every.games["game"] % 3 == 0].assign(game=lambda g: g["game"] // 3)
+    same_games(once.games, first)
+    same_games(once.hands, every.hands[every.hands["game"] % 3 == 0].assign(game=lambda h: h["game"] // 3))
+    # a run folder of one rotation resumes and extends like any other; a run of every rotation is another run
+    folder = tmp_path / "r"
+    play("classic-3p", strategies, 4, 4, hands=True, workers=1, one_rotation=True, out=folder)
+    more = play("classic-3p", strategies, 10, 4, hands=True, workers=2, one_rotation=True, out=folder)
+    same_games(more.games, once.games)
+    same_games(more.hands, once.hands)
+    with pytest.raises(ResultsError, match="different one_rotation"):
+        play("classic-3p", strategies, 10, 4, hands=True, out=folder)
+
+
 def test_a_damaged_part_a_foreign_file_or_a_part_of_another_run_is_refused_with_one_line(tmp_path, cli):
     args = [*PLAY, "--games", "600", "--workers", "2", "--quiet"]
     good = tmp_path / "good"
