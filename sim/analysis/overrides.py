@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sim.analysis.trace import describe_option, trace_decisions
+from sim.analysis.trace import describe_option, same_choice, trace_decisions
 from sim.engine import layout as L
 from sim.rules import Variant, get_variant, pack
 from strategies import StrategyChoice, parse_strategy
@@ -48,15 +48,6 @@ class Overrides:
     def command(self) -> str:
         return (f"canasta-lab overrides {self.variant} -s {self.player} --fast {self.fast} --games {self.games} "
                 f"--seed {self.seed}")
-
-
-def _same_choice(rows_a: np.ndarray, rows_b: np.ndarray) -> np.ndarray:
-    """Two option rows are the same choice: equal, or discards of one rank class."""
-    same = (rows_a == rows_b).all(axis=1)
-    disc = (rows_a[:, 0] == L.O_DISCARD) & (rows_b[:, 0] == L.O_DISCARD)
-    ranks_a = np.array([L.card_rank(int(k)) for k in rows_a[:, 1]]) if len(rows_a) else np.zeros(0, int)
-    ranks_b = np.array([L.card_rank(int(k)) for k in rows_b[:, 1]]) if len(rows_b) else np.zeros(0, int)
-    return same | (disc & (ranks_a == ranks_b))
 
 
 def overrides(variant: str | Variant, player: str | StrategyChoice = "search",
@@ -94,7 +85,7 @@ def overrides(variant: str | Variant, player: str | StrategyChoice = "search",
     d = tr.decisions[["game", "point", "n"]].copy()
     for name, slot in SITUATION.items():
         d[name] = tr.obs[:, slot]
-    d["override"] = ~_same_choice(mine, theirs) & (n > 1)
+    d["override"] = ~same_choice(mine, theirs) & (n > 1)
     d["chosen_kind"] = [L.option_name(int(k)) for k in mine[:, 0]]
     d["fast_kind"] = [L.option_name(int(k)) for k in theirs[:, 0]]
     d["chosen"] = [describe_option(*r) for r in mine.tolist()]

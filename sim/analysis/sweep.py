@@ -123,3 +123,39 @@ def sweep(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
 
 SWEEP_COLUMNS = ("deals", "won_all", "split", "lost_all", "win_rate", "win_low", "win_high", "margin", "margin_low",
                  "margin_high", "elo", "elo_low", "elo_high", "p_value")
+
+
+def row_deals(folder: str | Path, row: str, opponent: str, games: int) -> pd.DataFrame:
+    """One sweep row's first `games` games read deal by deal: the row's share of the games won on each deal
+    (`share`: the rotations one of its sides won, over the rotations played; `fair`: its sides over all) and its
+    head-to-head score against the opponent (`score`, sim.stats.pair_values), with the hands ended by the turn cap.
+    Rows of one sweep share their deals, so two rows compare deal by deal (sim.stats.selection)."""
+    from sim.records.results import read
+    from sim.stats import pair_values
+
+    g = read(folder, games=games).games
+    k = sum(1 for c in g.columns if c.startswith("score_"))
+    labels = np.column_stack([g[f"strategy_{s}"].astype(str).to_numpy() for s in range(k)])
+    present = set(labels.ravel())
+    row_side = next((x for x in present if set(x.split("+")) == {row}), row)  # partners: `A+A`
+    opp_side = next((x for x in present if set(x.split("+")) == {opponent}), opponent)
+    if row_side == opp_side:  # the row is its opponent's own play: every seat the same, even by construction
+        deals = np.unique(g["deal"].to_numpy())
+        per = g.groupby("deal", sort=True).agg(hands=("n_hands", "sum"), capped=("capped_hands", "sum"))
+        fair = 1 / k
+        return pd.DataFrame({"deal": deals, "share": fair, "fair": fair, "hands": per["hands"].to_numpy(),
+                             "capped": per["capped"].to_numpy(), "score": 0.5})
+    mine = labels == row_side
+    if not mine.any(axis=1).all():
+        raise ValueError(f"{str(folder)!r}: {row!r} does not play every game; labels present: "
+                         f"{sorted(set(labels.ravel()))}")
+    winner = g["winner_side"].to_numpy()
+    won = mine[np.arange(len(g)), np.clip(winner, 0, k - 1)] & (winner >= 0)
+    per = pd.DataFrame({"deal": g["deal"].to_numpy(), "won": won.astype(float), "fair": mine.sum(axis=1) / k,
+                        "hands": g["n_hands"].to_numpy(), "capped": g["capped_hands"].to_numpy()})
+    out = per.groupby("deal", sort=True).agg(share=("won", "mean"), fair=("fair", "mean"), hands=("hands", "sum"),
+                                             capped=("capped", "sum"))
+    pv = pair_values(g, row_side, opp_side)
+    out = out.loc[pv.deal_ids]  # complete deals only, as the head to head reads them
+    out["score"] = pv.deal_x
+    return out.reset_index()

@@ -89,6 +89,18 @@ def describe_option(kind: int, a: int, b: int, c: int) -> str:
     raise ValueError(f"option kind {kind} ({name}) has no description")
 
 
+def same_choice(rows_a: np.ndarray, rows_b: np.ndarray, suits: bool = False) -> np.ndarray:
+    """Two option rows (n x 4: kind, a, b, c) are the same choice: equal, or discards of one rank class where
+    suits never matter (rank melds; `suits`: Buraco's sequences, where they do)."""
+    same = (rows_a == rows_b).all(axis=1)
+    if suits:
+        return same
+    disc = (rows_a[:, 0] == L.O_DISCARD) & (rows_b[:, 0] == L.O_DISCARD)
+    ranks_a = np.array([L.card_rank(int(k)) for k in rows_a[:, 1]]) if len(rows_a) else np.zeros(0, int)
+    ranks_b = np.array([L.card_rank(int(k)) for k in rows_b[:, 1]]) if len(rows_b) else np.zeros(0, int)
+    return same | (disc & (ranks_a == ranks_b))
+
+
 def _names_or_none(kinds: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """Card names of `kinds` where `valid`, else None (object array, one lookup)."""
     out = np.full(len(kinds), None, dtype=object)
@@ -118,6 +130,7 @@ class DecisionTrace:
     obs: np.ndarray
     options: np.ndarray
     offsets: np.ndarray
+    hands: int = 0  # hands played in the traced games: what a rate per hand divides by
 
     def options_of(self, i: int) -> np.ndarray:
         o = int(self.offsets[i])
@@ -158,6 +171,7 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
     cap = 400 * chunk
     done = first
     n_opts = 0
+    hands = 0
     while done < first + games:
         n = min(chunk, first + games - done)
         while True:
@@ -173,6 +187,7 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
             if k <= S.tr.shape[0] and ko <= S.tro.shape[0]:
                 break
             cap = max(k, -(-ko // 8)) + 1  # the buffers were too small: replay the same games
+        hands += int(out_g[:, L.G_NHANDS].sum())
         rows.append(S.tr[:k].copy())
         opts.append(S.tro[:ko].copy())
         offs.append(S.tr[:k, L.T_OPT0] + n_opts)
@@ -204,4 +219,4 @@ def trace_decisions(variant: str | Variant, strategies: Sequence[str | StrategyS
     df["pile_top"] = pd.Series(_names_or_none(top, top >= 0), dtype=object)
     df["choice_text"] = _describe_rows(chosen)
     return DecisionTrace(df, tr[:, L.T_OBS:], np.concatenate(opts) if opts else np.zeros((0, 4), np.int64),
-                         np.concatenate(offs) if offs else np.zeros(0, np.int64))
+                         np.concatenate(offs) if offs else np.zeros(0, np.int64), hands)
