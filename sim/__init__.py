@@ -49,6 +49,10 @@ API: dict[str, tuple[str, str | None]] = {
     "tidy": ("sim.records.tidy", None),
     "plots": ("sim.plots", None),
     "studies": ("sim.report.studies", None),
+    # answers: one record per question and preset, every report's source
+    "answers": ("sim.report.answer", "answers"),
+    "Answer": ("sim.report.answer", "Answer"),
+    "changed_decisions": ("sim.analysis.changes", "changed_decisions"),
 }
 
 __all__ = ["__version__", *API]
@@ -71,6 +75,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what static tools see: the same names, imported eagerly
     from sim import plots, stats  # noqa: F401
     from sim.analysis.analyse import analyse, list_decisions  # noqa: F401
+    from sim.analysis.changes import changed_decisions  # noqa: F401
     from sim.analysis.compare import compare, tournament  # noqa: F401
     from sim.analysis.learn import learn_discards  # noqa: F401
     from sim.analysis.overrides import overrides  # noqa: F401
@@ -83,6 +88,7 @@ if TYPE_CHECKING:  # what static tools see: the same names, imported eagerly
     from sim.records.results import Results, play, read  # noqa: F401
     from sim.records.transcript import write_transcript  # noqa: F401
     from sim.report import studies  # noqa: F401
+    from sim.report.answer import Answer, answers  # noqa: F401
     from sim.rules import PRESETS, Variant, get_variant, with_rules  # noqa: F401
     from sim.run.experiment import Experiment  # noqa: F401
     from sim.run.store import ResultsError  # noqa: F401

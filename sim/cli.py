@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.report.studies import ACROSS_CHECK, ACROSS_GAMES, CHECK_GAMES, FULL_GAMES, PRESET_STUDIES, VARIANT
+from sim.report.studies import KNOB_GAMES, PRESET_STUDIES, VARIANT
 from sim.rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from sim.run.runner import Job, make_job
 from sim.run.seating import Seating, seating_acts, two_sides_text
@@ -807,12 +807,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("study", help="freezing_the_pile, black_threes, asking_to_go_out, taking_the_pile, variant_balance, "
                                  "your_own_strategy (or 1 to 6), or all")
     p.add_argument("--games", type=_positive, default=None,
-                   help=f"games per setting (default {FULL_GAMES}: every headline within +-1 point at 95%%; "
-                        f"across_variants: {ACROSS_GAMES}, the last look of its sequential design)")
+                   help=f"games per setting, played once (default: each knob study's sequential design, up to "
+                        f"{KNOB_GAMES} games a setting, stopping when the answer is decided)")
     p.add_argument("--check-games", type=_natural, default=None,
-                   help=f"games per setting against search (default {CHECK_GAMES} at full size, a tenth of --games "
-                        f"below; across_variants: {ACROSS_CHECK} at each question and preset; 0: no check against "
-                        "search)")
+                   help="games per setting against search for an advised setting (default: where the strongest "
+                        "player measured at the preset is search and checking costs at most a quarter of an hour at "
+                        "its measured speed, the games that give it 80%% power; 0: never)")
     p.add_argument("--seed", type=_natural, default=1, help="master seed (default 1)")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="a house rule for every variant the study plays (repeatable)")

@@ -17,6 +17,8 @@ from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure, SubFigure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
 
 DPI = 120
 COLOR = "#3b6ea5"  # the one colour of single-series charts
@@ -290,6 +292,125 @@ def variant_panel(ax: Axes | None, table: pd.DataFrame, value: str, low: str | N
         ax.legend(title=hue, fontsize=LEGEND_SIZE)
     _title(ax, title)
     return ax
+
+
+CLASS_COLORS = {"better than the default": "#2e7d32", "worse than the default": "#c62828",
+                "no clear difference": "#9e9e9e", "the default": "black"}  # plain words, one colour each
+PLAYER_MARKERS = ("o", "s", "^", "D", "v")
+PLAYER_DODGE = 0.18  # share_curve: the players' points of one setting sit this far apart, in setting slots
+
+
+def share_curve(ax: Axes | None, table: pd.DataFrame, knob: str, fair: float | None = None,
+                players: Sequence[str] | None = None, title: str | None = None) -> Axes:
+    """A knob's settings (table rows: player, setting, share, low, high, class) as the share of games won by
+    each player checked, with its interval: one marker shape a player, one colour a class in plain words
+    (better than the default, worse, no clear difference, the default), and the fair share as a dashed line."""
+    _need(table, "player", "setting", "share", "low", "high", "class")
+    ax = _axes(ax, CURVE_SIZE)
+    players = list(players) if players is not None else list(dict.fromkeys(table["player"]))
+    settings = list(dict.fromkeys(table["setting"]))
+    slot = {s: i for i, s in enumerate(settings)}
+    _reference(ax, fair, vertical=False)
+    for k, player in enumerate(players):
+        rows = table[table["player"] == player]
+        shift = (k - (len(players) - 1) / 2) * PLAYER_DODGE
+        for cls, part in rows.groupby("class", sort=False):
+            x = np.array([slot[s] for s in part["setting"]], float) + shift
+            ax.errorbar(x, part["share"].to_numpy(float), yerr=_err(part, "share", "low", "high"),
+                        fmt=PLAYER_MARKERS[k % len(PLAYER_MARKERS)], color=CLASS_COLORS.get(str(cls), COLOR),
+                        capsize=CAPSIZE, markersize=5)
+    handles = [Line2D([], [], ls="", marker="o", color=c, label=name) for name, c in CLASS_COLORS.items()
+               if name in set(table["class"])]
+    handles += [Line2D([], [], ls="", marker=PLAYER_MARKERS[k % len(PLAYER_MARKERS)], color="dimgrey", label=p)
+                for k, p in enumerate(players)]
+    if fair is not None:
+        handles.append(Line2D([], [], color=REF_COLOR, lw=REF_WIDTH, ls=REF_STYLE, label=f"fair share {fair:.3g}"))
+    ax.legend(handles=handles, fontsize=LEGEND_SIZE, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    ax.set_xticks(range(len(settings)), settings)
+    ax.set_xlabel(knob)
+    ax.set_ylabel("share of games won (95% interval)")
+    _title(ax, title)
+    return ax
+
+
+VERDICT_COLORS = {"do": "#a5d6a7", "keep the default": "#bbdefb", "matters less": "#e0e0e0",
+                  "depends on the player": "#ffe082", "undecided": "#ffffff", "does not arise": "#f5f5f5"}
+GRID_EDGE = "#bdbdbd"  # every cell outlined, so a white (undecided) cell shows
+VERDICT_WORDS = {"do": "play this setting (better than the default)", "keep the default": "keep the default",
+                 "matters less": "matters less than a point", "depends on the player": "depends on the player",
+                 "undecided": "undecided", "does not arise": "almost never arises"}
+GRID_CELL = (0.78, 0.42)  # inches a cell of the answer grid takes (width, height)
+GRID_TEXT = 6.5  # font size of a cell's advice
+GRID_MARGIN = (2.6, 1.9)  # inches for the row and column labels and the legend
+GRID_MIN_WIDTH = 8.0  # inches: room for the title and the legend however few presets
+
+
+def grid_size(table: pd.DataFrame) -> tuple[float, float]:
+    """The answer grid's figure size (inches) for its questions and presets: every cell the same size."""
+    return (max(GRID_MIN_WIDTH, GRID_MARGIN[0] + GRID_CELL[0] * table["preset"].nunique()),
+            GRID_MARGIN[1] + GRID_CELL[1] * table["question"].nunique())
+
+
+def answer_grid(ax: Axes | None, table: pd.DataFrame, title: str | None = None) -> Axes:
+    """Questions by presets (table rows: question, preset, verdict, text), each cell coloured by its verdict and
+    holding its advice in a few words; a blank cell is a question that does not apply at that preset."""
+    _need(table, "question", "preset", "verdict", "text")
+    questions = list(dict.fromkeys(table["question"]))
+    presets = list(dict.fromkeys(table["preset"]))
+    if ax is None:
+        ax = Figure(figsize=grid_size(table), dpi=DPI).subplots()
+    cells = {(r.question, r.preset): r for r in table.itertuples()}
+    for i, q in enumerate(questions):
+        for j, p in enumerate(presets):
+            r = cells.get((q, p))
+            face = VERDICT_COLORS.get(str(r.verdict), "white") if r is not None else "white"
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=face, edgecolor=GRID_EDGE, lw=1.0))
+            if r is not None:
+                ax.text(j, i, str(r.text), ha="center", va="center", fontsize=GRID_TEXT, wrap=False)
+    ax.set_xlim(-0.5, len(presets) - 0.5)
+    ax.set_ylim(len(questions) - 0.5, -0.5)
+    ax.set_xticks(range(len(presets)), presets, rotation=TICK_ROTATION, ha="right", fontsize=GRID_TEXT + 1)
+    ax.set_yticks(range(len(questions)), questions, fontsize=GRID_TEXT + 1)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    used = [v for v in VERDICT_COLORS if v in set(table["verdict"])]
+    handles = [Rectangle((0, 0), 1, 1, facecolor=VERDICT_COLORS[v], edgecolor="grey", label=VERDICT_WORDS[v])
+               for v in used]
+    ax.legend(handles=handles, fontsize=LEGEND_SIZE, loc="upper center", bbox_to_anchor=(0.5, -0.32),
+              ncol=min(3, len(handles)), frameon=False)
+    _title(ax, title)
+    return ax
+
+
+def text_overlaps(fig: Figure) -> list[tuple[str, str]]:
+    """Pairs of visible, non-empty texts of a drawn figure whose boxes overlap (tick labels, titles, legends,
+    annotations): a chart whose words cannot be read. The figure is drawn first, so the boxes are final."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()  # as `save` lays it out
+    canvas = FigureCanvasAgg(fig)  # a renderer of the figure as it is written to a file
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = []
+    for t in fig.findobj(Text):
+        if not t.get_visible() or not t.get_text().strip() or t.get_alpha() == 0:
+            continue
+        try:
+            bb = t.get_window_extent(renderer)
+        except RuntimeError:
+            continue
+        if bb.width > 0 and bb.height > 0:
+            boxes.append((t.get_text(), bb))
+    out = []
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            a, b = boxes[i][1], boxes[j][1]
+            if a.x0 < b.x1 - 0.5 and b.x0 < a.x1 - 0.5 and a.y0 < b.y1 - 0.5 and b.y0 < a.y1 - 0.5:
+                out.append((boxes[i][0], boxes[j][0]))
+    return out
 
 
 def save(ax_or_fig: Axes | Figure | SubFigure, path: str | Path) -> Path:

@@ -1,111 +1,163 @@
-"""One view across presets: the answers of knob studies asked at several presets side by side (issue 27,
-part 2), with the sentences that say where an answer changes and where it holds.
-
-It reads only what the studies already measured (their `summary` tables), so it plays no game: a study
-asked at one more preset adds its row here from its own cached games.
-"""
+"""One view across presets, and a strategy card per preset: the answer records (sim.report.answer) of every
+question asked, side by side, as a grid a player reads at a glance, a table a question, and the refusals in one
+small table. It reads only the records the studies computed, so it plays no game and cannot disagree with them."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from sim.report.common import FAIR, RARE, Z95, Z95_WIDTH, Headline, Study, fmt_pct, study_meta
+from sim.report import say
+from sim.report.answer import Answer
+from sim.report.common import Study, study_meta
+from sim.rules import PRESETS, get_variant
 
 ACROSS = "across"  # the stem's suffix of a view across presets: reports/STUDY-across.md
+CARDS = "cards"  # the folder of the strategy cards, beside the reports
 
 
-MIN_TEST_DEALS = 100  # a difference read from fewer deals rests on a spread estimated from too few of them
+def grid_table(answers: Sequence[Answer]) -> pd.DataFrame:
+    """One row per question and preset asked: the grid's cells."""
+    return pd.DataFrame([{"question": f"{a.question} ({a.knob})", "preset": a.preset, "verdict": a.verdict.value,
+                          "text": say.short(a)} for a in _in_order(answers)])
 
 
-POCOCK_Z = 2.361  # Pocock's bound for four equally spaced looks at a two-sided 5% (Jennison & Turnbull, table 2.1)
+def _in_order(answers: Sequence[Answer]) -> list[Answer]:
+    """Questions in the order they were asked, presets in the library's order."""
+    order = {p: i for i, p in enumerate(PRESETS)}
+    first = {}
+    for a in answers:
+        first.setdefault((a.study, a.knob), len(first))
+    return sorted(answers, key=lambda a: (first[(a.study, a.knob)], order.get(a.preset, len(order)), a.preset))
 
 
-def decided(h: Headline) -> bool:
-    """A headline that decides: its 95% interval within +-1 point, or its distance from an even match beyond
-    Pocock's bound (a sequential design may look at it four times) from at least MIN_TEST_DEALS deals."""
-    if h.sized:
-        return True
-    se = (h.high - h.low) / Z95_WIDTH
-    return h.deals >= MIN_TEST_DEALS and se > 0 and abs(h.value - FAIR) / se > POCOCK_Z
+def question_table(answers: Sequence[Answer]) -> str:
+    """One question's answers as a Markdown table, a row a preset."""
+    head = ("| preset | what to do | worth with `baseline` (points of games won, Elo; 95%) | how sure "
+            "| games a setting |\n")
+    head += "|---|---|---|---|---|\n"
+    return head + "\n".join(f"| {a.preset} | {say.what_to_do(a)} | {say.worth(a)} | {say.how_sure(a)} | {a.games:,} |"
+                            for a in answers)
 
 
-def _recommendation(r: pd.Series) -> str:
-    """What a player is told at one preset: a setting, the default, or that the choice does not arise."""
-    if r["rare"]:
-        return "the choice almost never arises"
-    if r["advice"]:
-        return f"{r['knob']}={r['advice']}"
-    if r["real"]:
-        against = f"with {r['strong'].split(':')[0]}" if not r["holds"] else "against search"
-        return f"{r['knob']}={r['best']} beats the default, but not {against}: no advice"
-    return f"keep the default {r['knob']}={r['default']}"
+def refusal_table(refusals: Sequence[str]) -> str:
+    """The questions that do not arise at some presets, one row a reason (the presets gathered)."""
+    rows: dict[tuple[str, str], list[str]] = {}
+    for line in refusals:
+        study, _, rest = line.partition(" does not apply at ")
+        preset, _, why = rest.partition(": ")
+        rows.setdefault((study, why.replace(preset, "the preset")), []).append(preset)
+    head = "| question | not asked at | because |\n|---|---|---|\n"
+    return head + "\n".join(f"| {s} | {', '.join(p)} | {w} |" for (s, w), p in rows.items())
 
 
-def across(studies: Sequence[Study]) -> Study:
-    """The studies' answers (each a knob study at one preset) as one table, one chart and the sentences
-    that say, per question, at which presets the answer is the same and where it changes."""
-    if not studies:
-        raise ValueError("across needs at least one study")
+def glossary() -> str:
+    return "\n".join(f"- **{term}**: {text}." for term, text in say.GLOSSARY)
+
+
+METHOD = ("Every question's study is played at each preset where its choice exists; this view reads their answer "
+          "records and plays nothing. The players checked are {players}, each sweeping the knob against itself on "
+          "duplicate deals (the same cards for every setting). A question's answer is one of: play a setting (it "
+          "beats the default with every player and nothing beats it), keep the default (it is among the best with "
+          "every player), the choice matters less than {margin:g} point (every setting within it), it depends on "
+          "the player, undecided, or the choice almost never arises.\n\n"
+          "Sizes: {design}. The numbers are the share of games won (beside its fair share where three or more "
+          "play each for himself), in points (hundredths of the games) and Elo, each with its 95% interval.")
+
+
+def across(answers: Sequence[Answer], refusals: Sequence[str] = (), title: str = "Every question at every preset",
+           seed: int = 1) -> Study:
+    """The records side by side: a grid chart, a table per question, the refusals and a glossary."""
+    if not answers:
+        raise ValueError("across needs at least one answer")
     t0 = time.perf_counter()
-    rows = pd.concat([s.tables["summary"].assign(study=s.name, question=s.title, games=s.games) for s in studies],
-                     ignore_index=True)
-    rows["recommendation"] = [_recommendation(r) for _, r in rows.iterrows()]
-    rows["decided"] = [decided(Headline("", r["win_rate"], r["win_low"], r["win_high"], int(r["deals"])))
-                       for _, r in rows.iterrows()]
-    rows["gain"] = rows["win_rate"] - FAIR
-    answer: list[str] = []
-    for (question, knob), grp in rows.groupby(["question", "knob"], sort=False):
-        by = grp.groupby("recommendation", sort=False)["variant"].apply(list)
-        if len(by) == 1:
-            answer.append(f"**{question}** (`{knob}`): the same answer at every preset asked "
-                          f"({', '.join(grp['variant'])}): {by.index[0]}.")
-        else:
-            answer.append(f"**{question}** (`{knob}`): the answer changes with the preset: "
-                          + "; ".join(f"{rec} at {', '.join(v)}" for rec, v in by.items()) + ".")
-        for _, r in grp.iterrows():
-            answer.append(f"- {r['variant']}: best other setting `{knob}={r['best']}` wins {r['win_rate']:.3f} "
-                          f"[{r['win_low']:.3f}, {r['win_high']:.3f}] against `{knob}={r['default']}` "
-                          f"({fmt_pct(r['gain'])}; "
-                          f"{'it beats' if r['real'] else 'no setting beats'} the default after Holm); with "
-                          f"`{r['strong']}` the same choice is {'' if r['holds'] else 'not '}among the best"
-                          + (f"; the choice changes what a side does {r['arises']:.3f} times a side and hand"
-                             if pd.notna(r["arises"]) else "")
-                          + (f"; against `search` ({r['search_games']} games a setting) it does "
-                             f"{fmt_pct(r['search_diff'])} (+-{100 * Z95 * r['search_se']:.1f}) against the default"
-                             if r["search_games"] > 0 else "")
-                          + ("" if r["decided"] else f"; **undecided** at {r['games']} games a setting") + ".")
-    heads = [Headline(f"{r['variant']}: {r['knob']}={r['best']} against {r['knob']}={r['default']}", r["win_rate"],
-                      r["win_low"], r["win_high"], int(r["deals"]), settled=bool(r["decided"]))
-             for _, r in rows.iterrows()]
+    ordered = _in_order(answers)
+    grid = grid_table(ordered)
+    blocks: list[str] = []
+    for (question, knob), group in _grouped(ordered):
+        blocks += [f"### {question} (`{knob}`)", "", question_table(group), ""]
+    if refusals:
+        blocks += ["### Where a question does not arise", "", refusal_table(refusals), ""]
+    players = sorted({p.name for a in ordered for p in a.players}, key=lambda n: (n != "baseline", n))
+    first = ordered[0]
+    method = METHOD.format(players=" and ".join(f"`{p}`" for p in players), margin=100 * first.margin,
+                           design=say.design(first))
+    method += "\n\n## Glossary\n\n" + glossary()
 
-    def forest(ax: Any) -> Any:
+    def draw(ax: Any) -> Any:
         from sim import plots
 
-        table = rows.assign(label=[f"{r['variant']}: {r['knob']}={r['best']}" for _, r in rows.iterrows()])
-        return plots.forest(ax, table, title="best other setting against the default, by preset")
+        return plots.answer_grid(ax, grid, title="What to do, question by question and preset by preset")
 
     charts: dict[str, tuple[str, Callable[[Any], Any]]] = {
-        "across": ("The best other setting against the default at each preset, with its 95% interval", forest)}
-    names = list(dict.fromkeys(s.name for s in studies))
-    method = ("Each row is one preset's study, played as its own report says (players, games, seating); this view "
-              "reads their answers and plays nothing. A setting is advised at a preset only where it beats the "
-              "default after Holm's correction and holds with the strong player; where the choice changes what a "
-              f"side does less than {RARE:g} times a side and hand, the preset says the choice almost never arises.\n\n"
-              + f"How each study plays, as at {studies[0].variant} (the others change only the preset, its games "
-                f"and its seating): {studies[0].method.split(chr(10))[0]}\n\n"
-              + "Games per setting: " + "; ".join(
-                  f"{name}: " + ", ".join(f"{s.variant} {s.games}" for s in studies if s.name == name)
-                  for name in dict.fromkeys(s.name for s in studies)) + ".")
-    first = studies[0]
-    study = Study(f"{'+'.join(names)}", f"{first.title} Across presets" if len(names) == 1 else "Across presets",
-                  "How does the answer change from preset to preset?", method,
-                  {"summary": rows[["question", "variant", "knob", "default", "best", "win_rate", "win_low",
-                                    "win_high", "real", "decided", "games", "arises", "strong_win_rate", "holds",
-                                    "power", "search_games", "search_diff", "search_se", "recommendation"]]},
-                  charts, "\n".join(answer), "", heads, first.games, first.seed, time.perf_counter() - t0,
-                  study_meta(), ACROSS)
+        "grid": ("What to do at each preset: each cell's colour is the kind of answer and its words the setting to "
+                 "play; a blank cell is a question that does not arise there", draw)}
+    table = say.summary_table(ordered)
+    study = Study("across_variants", title, "What should a player do at each preset, question by question?", method,
+                  {"summary": table}, charts, "\n".join(blocks).rstrip(), "", [], max(a.games for a in ordered),
+                  seed, time.perf_counter() - t0, study_meta(), "", answers=list(ordered))
+    study.meta["refusals"] = list(refusals)
+    from sim.plots import grid_size
+
+    study.meta["figsize"] = {"grid": grid_size(grid)}
     return study
+
+
+def _grouped(answers: Sequence[Answer]) -> list[tuple[tuple[str, str], list[Answer]]]:
+    groups: dict[tuple[str, str], list[Answer]] = {}
+    for a in answers:
+        groups.setdefault((a.question, a.knob), []).append(a)
+    return list(groups.items())
+
+
+def card_markdown(preset: str, answers: Sequence[Answer], refusals: Sequence[str], command: str, footer: str,
+                  reports: dict[str, str] | None = None) -> str:
+    """A preset's strategy card: one table, question by question, read in a minute."""
+    from sim.run.store import REPORT_MARK
+
+    v = get_variant(preset)
+    mine = _in_order([a for a in answers if a.preset == preset])
+    first = mine[0] if mine else None
+    lines = [REPORT_MARK, f"# Strategy card: {preset}", "", v.description, "", f"Reproduce: `{command}`", ""]
+    if first is not None:
+        lines += [f"Numbers: the {say.quantity(first)}, in points (hundredths of the games) and Elo, 95% intervals. "
+                  f"Players checked: {say.players_short(first)}, each sweeping the choice against itself on duplicate "
+                  "deals. [How to read it](../across_variants.md#glossary).", "",
+                  "| question | what to do | worth (with `baseline`) | how sure | players |", "|---|---|---|---|---|"]
+        for a in mine:
+            link = (reports or {}).get(a.study)
+            q = f"[{a.question}]({link})" if link else a.question
+            lines.append(f"| {q} | {say.what_to_do(a)} | {say.worth(a)} | {say.how_sure(a)} | {say.players_short(a)} |")
+        lines.append("")
+        strongest = first.strongest
+        if strongest is not None:
+            lines += [say.strongest_text(first), ""]
+    here = [r for r in refusals if f" does not apply at {preset}:" in r]
+    if here:
+        lines += ["Not asked here:", "", refusal_table(here), ""]
+    lines += ["---", "", footer, ""]
+    return "\n".join(lines)
+
+
+def write_cards(answers: Sequence[Answer], refusals: Sequence[str], folder: str | Path, command: str, footer: str,
+                presets: Sequence[str] | None = None) -> list[Path]:
+    """`folder/cards/PRESET.md` for every preset with an answer or a refusal (or those of `presets`)."""
+    from sim.run.store import write_text_atomic
+
+    root = Path(folder) / CARDS
+    root.mkdir(parents=True, exist_ok=True)
+    named = list(presets) if presets is not None else [p for p in PRESETS if any(a.preset == p for a in answers)
+                                                           or any(f" does not apply at {p}:" in r for r in refusals)]
+    out = []
+    for p in named:
+        studies = {a.study for a in answers if a.preset == p}
+        links = {s: f"../{s}{'' if p == 'classic-4p' else '-' + p}.md" for s in studies
+                 if (Path(folder) / f"{s}{'' if p == 'classic-4p' else '-' + p}.md").exists()}
+        path = root / f"{p}.md"
+        write_text_atomic(path, card_markdown(p, answers, refusals, command, footer, links))
+        out.append(path)
+    return out

@@ -16,13 +16,15 @@ ANSWER_VALUES = ("yes", "no", 50, 100, 200, 400)
 BASELINE_ANSWER = "answer_max=100"  # baseline's answer to "may I go out?"
 
 
-PARTS = (Part("ask", ASK_VALUES, decision="asking the partner before going out", acts="asks",
+PARTS = (Part("ask", ASK_VALUES, question="Should I ask my partner before going out?",
+              decision="asking the partner before going out", points=("ask-partner",),
            strong_player=f"{STRONG}:{BASELINE_ANSWER}",
            strong_opponent=f"{STRONG}:{BASELINE_ANSWER}",
            note="`ask=N` asks only when the partner holds at least N cards. `expert` never asks, so its own "
                 "answer (always no) has never mattered; asked, it would forbid every going out, so in the "
                 f"study both `expert` sides answer as `baseline` does (`{BASELINE_ANSWER}`)."),
-      Part("answer_max", ANSWER_VALUES, decision="answering yes to the partner's ask", acts="yes_answers",
+      Part("answer_max", ANSWER_VALUES, question="When my partner asks to go out, should I say yes?",
+           decision="answering the partner's ask", points=("answer-partner",),
            strong_player=f"{STRONG}:ask=always",
            strong_opponent=f"{STRONG}:ask=always,{BASELINE_ANSWER}",
            note="For the answer, the partner says yes unless the own hand holds at least `answer_max` points; "

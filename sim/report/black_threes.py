@@ -10,8 +10,8 @@ from sim.report.knob_study import Part, knob_study
 BLACK3_VALUES = ("throw", "keep", 2, 4, 8, 12)
 
 
-PARTS = (Part("hold_black3", BLACK3_VALUES, decision="throwing a black three to block the pile",
-          acts="black3_discards"),)
+PARTS = (Part("hold_black3", BLACK3_VALUES, question="Hold black threes or throw them?",
+              decision="throwing a black three to block the pile", points=("discard",)),)
 
 
 def black_threes(games: int | None = None, **kw: Any) -> Study:

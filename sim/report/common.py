@@ -31,6 +31,12 @@ OUT_ENV = "CANASTA_LAB_OUT"  # where the study cache goes instead of out/ of the
 FULL_GAMES = 20_000  # games per row at full size: a win rate's 95% interval within about +-0.7 points
 
 
+KNOB_GAMES = 8_000  # a knob study's last look: a four-player headline's interval is about +-0.5 points there
+
+
+LOOKS = 4  # a knob study's looks: an eighth, a quarter, a half and all of KNOB_GAMES
+
+
 CHECK_GAMES = 160  # games per row against `search` (about 1.5 s a game on one core)
 
 
@@ -84,6 +90,11 @@ def games_from_env(default: int = FULL_GAMES) -> int:
     return n
 
 
+def looks(games: int) -> tuple[int, ...]:
+    """The games per setting at each look of the sequential design: doubling up to `games` (never fewer than two)."""
+    return tuple(sorted({max(2, games >> k) for k in range(LOOKS)}))
+
+
 def check_games_for(games: int) -> int:
     """Games per row against `search`: its own size at full size, a tenth of the rows' when small."""
     return CHECK_GAMES if games >= FULL_GAMES else max(2, games // CHECK_SHARE)
@@ -122,6 +133,12 @@ class Setup:
     scheduler: Any = None
     preset: str = VARIANT
     seating: Seating = Seating.REST
+    looks: tuple[int, ...] = ()  # a knob study's looks (games a setting); one look where the games were given
+
+    def with_looks(self, looks: Sequence[int]) -> Setup:
+        from dataclasses import replace
+
+        return replace(self, looks=tuple(looks))
 
     def variant(self, name: str | None = None) -> Variant:
         return with_rules(get_variant(name or self.preset), list(self.rules))
@@ -209,6 +226,7 @@ class Study:
     wall_seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict)
     variant: str = VARIANT
+    answers: list[Any] = field(default_factory=list)  # the answer records (sim.report.answer) a knob study reads
 
     @property
     def stem(self) -> str:

@@ -10,7 +10,8 @@ from sim.report.knob_study import Part, knob_study
 FREEZE_VALUES = ("never", "always", 2, 5, 10, 15, 20, 30)
 
 
-PARTS = (Part("freeze", FREEZE_VALUES, decision="discarding a wild card to freeze the pile", acts="freezes"),)
+PARTS = (Part("freeze", FREEZE_VALUES, question="Should I freeze the pile?",
+              decision="discarding a wild card to freeze the pile", points=("discard",)),)
 
 
 def freezing_the_pile(games: int | None = None, **kw: Any) -> Study:

@@ -7,20 +7,40 @@ from collections.abc import Sequence
 
 from sim.report import asking_to_go_out as _asking
 from sim.report import black_threes as _black3
+from sim.report import buraco_choices as _buraco
 from sim.report import freezing_the_pile as _freezing
 from sim.report import taking_the_pile as _taking
 from sim.report.common import VARIANT, NotApplicable
 from sim.report.knob_study import Part, applies
 from sim.report.your_own_strategy import own_parts
-from sim.rules import PRESETS, get_variant, with_rules
+from sim.rules import PRESETS, Variant, get_variant, with_rules
+from strategies import parse_strategy
 
 PRESET_STUDIES = ("variant_balance", "across_variants")  # studies that take every preset by default
 
 
+FIXED_PARTS: dict[str, tuple[Part, ...]] = {  # the library's questions, study by study, in the order they are asked
+    "freezing_the_pile": _freezing.PARTS, "black_threes": _black3.PARTS, "asking_to_go_out": _asking.PARTS,
+    "taking_the_pile": _taking.PARTS, "buraco_choices": _buraco.PARTS}
+
+
+OWN_PRESET = {"buraco_choices": _buraco.PRESET}  # a study whose questions do not arise at classic-4p: its preset
+
+
+def asked_at(v: Variant) -> list[str]:
+    """The library's studies whose questions arise at `v` (every knob they vary acts there): what a refusal
+    elsewhere points to."""
+    out = []
+    for name, parts in FIXED_PARTS.items():
+        knobs = [parse_strategy(pl).spec.knob(p.knob) for p in parts for pl in (p.player, p.strong_player)]
+        if all(k.acts_at(v) for k in knobs):
+            out.append(name)
+    return out
+
+
 def parts_of(name: str) -> list[Part] | None:
     """The knobs a study varies (None: a study of the presets themselves, variant_balance or across_variants)."""
-    fixed = {"freezing_the_pile": _freezing.PARTS, "black_threes": _black3.PARTS,
-             "asking_to_go_out": _asking.PARTS, "taking_the_pile": _taking.PARTS}
+    fixed = FIXED_PARTS
     if name in fixed:
         return list(fixed[name])
     if name == "your_own_strategy":
@@ -48,7 +68,7 @@ def choose_presets(name: str, text: str | None, rules: Sequence[str] = ()) -> tu
     `4p`, or `all`), and a line for each preset of a group where its question does not arise. A preset
     named alone where it does not arise is refused (NotApplicable); so is a group where it arises nowhere."""
     if not text:
-        text = ",".join(PRESETS) if name in PRESET_STUDIES else VARIANT
+        text = ",".join(PRESETS) if name in PRESET_STUDIES else OWN_PRESET.get(name, VARIANT)
     chosen: list[str] = []
     skipped: list[str] = []
     for token in (t.strip() for t in text.split(",")):

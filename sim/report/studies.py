@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sim.report.across import ACROSS, across
-from sim.report.across_variants import ACROSS_CHECK, ACROSS_GAMES, across_variants
+from sim.report.across import ACROSS, CARDS, across, card_markdown, write_cards
+from sim.report.across_variants import QUESTIONS, across_variants
+from sim.report.answer import Answer, Verdict, read_answer, read_answers, write_answer
 from sim.report.asking_to_go_out import ANSWER_VALUES, ASK_VALUES, BASELINE_ANSWER, asking_to_go_out
 from sim.report.black_threes import BLACK3_VALUES, black_threes
+from sim.report.buraco_choices import buraco_choices
 from sim.report.common import (
     CHECK_GAMES,
     FULL_GAMES,
     GAMES_ENV,
+    KNOB_GAMES,
     OUT_ENV,
     SEED,
     VARIANT,
@@ -36,7 +39,7 @@ from sim.report.common import (
     setup,
 )
 from sim.report.freezing_the_pile import FREEZE_VALUES, freezing_the_pile
-from sim.report.knob_study import Part, knob_study
+from sim.report.knob_study import ANSWERS, Part, knob_study
 from sim.report.presets import PRESET_STUDIES, choose_presets, parts_of, why_not
 from sim.report.reports import REPORT, check_report_target, report_markdown, report_tables, write_report
 from sim.report.taking_the_pile import MIN_PILE_VALUES, taking_the_pile
@@ -46,7 +49,8 @@ from sim.rules import RulesError
 from sim.run.store import REPORT_MARK
 
 __all__ = [
-    "ACROSS", "ACROSS_CHECK", "ACROSS_GAMES",
+    "ACROSS", "ANSWERS", "CARDS", "KNOB_GAMES", "QUESTIONS", "Answer", "Verdict", "buraco_choices", "card_markdown",
+    "read_answer", "read_answers", "write_answer", "write_cards",
     "ANSWER_VALUES", "ASK_VALUES", "BASELINE_ANSWER", "BLACK3_VALUES", "CHECK_GAMES", "DEALER_SCORE",
     "FREEZE_VALUES",
     "FULL_GAMES", "GAMES_ENV", "LEAD_OUT", "MIN_PILE_VALUES", "NOTEBOOKS", "OUT_ENV", "OWN_NOTEBOOK", "OWN_TAG",
@@ -67,17 +71,20 @@ STUDIES: dict[str, Callable[..., Study]] = {
     "variant_balance": variant_balance,
     "your_own_strategy": your_own_strategy,
     "across_variants": across_variants,
+    "buraco_choices": buraco_choices,
 }
-NOTEBOOKS = {name: f"{i + 1:02d}_{name}" for i, name in enumerate(STUDIES)}
+NUMBERS = {"freezing_the_pile": 1, "black_threes": 2, "asking_to_go_out": 3, "taking_the_pile": 4,
+           "variant_balance": 5, "your_own_strategy": 6, "across_variants": 7, "buraco_choices": 9}  # 8: analyse
+NOTEBOOKS = {name: f"{NUMBERS[name]:02d}_{name}" for name in STUDIES}
 
 
 def get_study(name: str) -> Callable[..., Study]:
     key = name.strip()
-    by_number = {f"{i + 1:02d}": n for i, n in enumerate(STUDIES)} | {str(i + 1): n for i, n in enumerate(STUDIES)}
+    by_number = {f"{NUMBERS[n]:02d}": n for n in STUDIES} | {str(NUMBERS[n]): n for n in STUDIES}
     key = by_number.get(key, key)
     if key not in STUDIES:
-        raise ValueError(f"unknown study {name!r}; accepted: {', '.join(STUDIES)} (or their numbers 1 to "
-                         f"{len(STUDIES)})")
+        raise ValueError(f"unknown study {name!r}; accepted: {', '.join(STUDIES)} (or their numbers "
+                         f"{', '.join(str(NUMBERS[n]) for n in STUDIES)})")
     return STUDIES[key]
 
 

@@ -10,7 +10,9 @@ from sim.report.knob_study import Part, knob_study
 MIN_PILE_VALUES = (1, 2, 3, 4, 5, 6, 8, 10, 12)
 
 
-PARTS = (Part("min_pile", MIN_PILE_VALUES, decision="taking the discard pile", acts="pile_pickups"),)
+PARTS = (Part("min_pile", MIN_PILE_VALUES, question="How big a pile is worth taking?",
+              decision="taking the discard pile",
+              points=("draw-or-take",)),)
 
 
 def taking_the_pile(games: int | None = None, **kw: Any) -> Study:

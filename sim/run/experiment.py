@@ -190,17 +190,24 @@ def identity(job: Job) -> dict[str, Any]:
     }
 
 
-def git_commit() -> str | None:
-    """The checkout's commit (with `+dirty` for uncommitted edits), when the package runs from one."""
+CODE_PATHS = ("sim", "strategies", "pyproject.toml")  # what plays and writes the results: `+dirty` is of these only
+
+
+def git_commit(root: Path | None = None) -> str | None:
+    """The checkout's commit (with `+dirty` for uncommitted edits of the code, CODE_PATHS), when the package runs
+    from one. Reports and notebooks written into the checkout do not make it dirty: a committed report's footer
+    names the code that wrote it, not the report itself."""
     from sim.engine.cache import PACKAGE_ROOT
 
-    if not (PACKAGE_ROOT / ".git").exists():
+    root = PACKAGE_ROOT if root is None else root
+    if not (root / ".git").exists():
         return None
     try:
-        head = subprocess.run(["git", "-C", str(PACKAGE_ROOT), "rev-parse", "--short=12", "HEAD"],
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
                               capture_output=True, text=True, timeout=5, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(PACKAGE_ROOT), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no",
+                                "--", *CODE_PATHS], capture_output=True, text=True, timeout=5,
+                               check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
     return head + ("+dirty" if dirty else "")

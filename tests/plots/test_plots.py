@@ -343,3 +343,72 @@ def test_sim_plots_never_imports_pyplot_nor_picks_a_backend(tmp_path):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "clean"
+
+
+QUESTIONS = ("Should I freeze the pile? (freeze)", "Hold black threes or throw them? (hold_black3)",
+             "Should I ask my partner before going out? (ask)",
+             "When my partner asks to go out, should I say yes? (answer_max)",
+             "How big a pile is worth taking? (min_pile)",
+             "How big a pile is worth taking, whatever its cards? (bu_take)",
+             "Reach the morto by a direct knock or an indirect one? (bu_knock)",
+             "Keep a meld free of wilds for the clean canasta? (bu_clean)")
+WORDS = {"do": "always or 12", "keep the default": "keep never", "matters less": "< 1 pt",
+         "depends on the player": "depends", "undecided": "?", "does not arise": "rare"}
+
+
+def grid_table() -> pd.DataFrame:
+    """Every question at every preset where it could be asked, each kind of answer in turn, the longest words."""
+    from sim.rules import PRESETS
+
+    rows = []
+    kinds = list(WORDS)
+    for i, q in enumerate(QUESTIONS):
+        for j, p in enumerate(PRESETS):
+            if ("(bu_" in q) != p.startswith("buraco"):
+                continue
+            kind = kinds[(i + j) % len(kinds)]
+            rows.append({"question": q, "preset": p, "verdict": kind, "text": WORDS[kind]})
+    return pd.DataFrame(rows)
+
+
+def test_the_answer_grid_has_a_cell_per_question_and_preset_with_its_words_and_a_legend_in_plain_words():
+    table = grid_table()
+    ax = plots.answer_grid(None, table)
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == len(table) and set(texts) == set(WORDS.values())
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(dict.fromkeys(table["preset"]))
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "play this setting (better than the default)" in legend and "not real" not in " ".join(legend)
+
+
+def test_the_answer_grid_at_its_own_size_and_a_sweep_of_nine_settings_have_no_overlapping_words():
+    table = grid_table()
+    fig = Figure(figsize=plots.grid_size(table), dpi=plots.DPI)
+    plots.answer_grid(fig.subplots(), table, title="What to do, question by question and preset by preset")
+    assert plots.text_overlaps(fig) == []
+    rows = pd.DataFrame([{"player": p, "setting": str(s), "share": 0.5, "low": 0.48, "high": 0.52,
+                          "class": c} for p in ("baseline", "expert") for s, c in zip(
+        (1, 2, 3, 4, 5, 6, 8, 10, 12), ["better than the default", "worse than the default", "the default",
+                                        *["no clear difference"] * 6], strict=True)])
+    fig = Figure(figsize=(7.5, 4.2), dpi=plots.DPI)
+    plots.share_curve(fig.subplots(), rows, "min_pile", fair=0.5, title="classic-4p: share of games won by min_pile")
+    assert plots.text_overlaps(fig) == []
+
+
+def test_text_overlaps_finds_words_drawn_on_top_of_each_other():
+    fig = Figure(figsize=(3, 2))
+    ax = fig.subplots()
+    ax.text(0.5, 0.5, "keep the default")
+    ax.text(0.52, 0.5, "undecided")
+    assert ("keep the default", "undecided") in plots.text_overlaps(fig)
+
+
+def test_the_share_curve_marks_each_class_in_plain_words_and_the_fair_share():
+    rows = pd.DataFrame({"player": ["baseline"] * 3, "setting": ["never", "5", "10"], "share": [0.5, 0.55, 0.45],
+                         "low": [0.5, 0.53, 0.43], "high": [0.5, 0.57, 0.47],
+                         "class": ["the default", "better than the default", "worse than the default"]})
+    ax = plots.share_curve(None, rows, "freeze", fair=0.5)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {"better than the default", "worse than the default", "the default", "baseline", "fair share 0.5"} <= \
+        set(legend)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["never", "5", "10"]

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from sim import PRESETS, load
 from sim.cli import main
-from sim.report import studies
+from sim.report import say, studies
 from sim.run.store import RUN_FILE
 
 
@@ -23,49 +23,44 @@ def draw_all(study: studies.Study) -> None:
         assert study.draw(stem, ax) is ax and ax.has_data(), stem
 
 
-def test_freezing_study_sweeps_baseline_and_expert_and_checks_the_best_against_search(tmp_path):
-    s = studies.freezing_the_pile(games=8, check_games=2, out=tmp_path, workers=1)
-    base, strong, search = s.tables["freeze_baseline"], s.tables["freeze_expert"], s.tables["freeze_search"]
-    assert [str(x) for x in base["freeze"]] == [str(x) for x in studies.FREEZE_VALUES]
-    assert isinstance(base["freeze"].dtype, pd.CategoricalDtype)  # never/always beside numbers: ordered words
-    assert base.loc[base["freeze"] == "never", "win_rate"].iat[0] == 0.5  # the default against itself
-    assert strong.attrs["opponent"] == "expert" and search.attrs["opponent"] == "search"
-    others = base[base["freeze"] != "never"]  # the default against itself (0.5 exactly) is no candidate
-    best = str(others.loc[others["win_rate"].idxmax(), "freeze"])
-    assert list(search["freeze"].astype(str)) == ["never", best]
-    assert search["freeze"].dtype == base["freeze"].dtype  # typed like the sweep, so the tables overlay
-    assert s.headlines[0].what == f"baseline, freeze={best}, against baseline"
-    assert len(s.headlines) == 2 and all(h.low <= h.value <= h.high for h in s.headlines)
-    assert "freeze=" in s.answer and "`search`" in s.holds
+def test_a_knob_study_plays_each_player_checked_and_answers_from_its_record(tmp_path):
+    s = studies.freezing_the_pile(games=8, check_games=0, out=tmp_path, workers=1)
+    (a,) = s.answers
+    assert a.study == "freezing_the_pile" and a.knob == "freeze" and a.preset == "classic-4p" and a.default == "never"
+    assert [p.player for p in a.players] == ["baseline", "expert"] and a.settings == tuple(
+        str(x) for x in studies.FREEZE_VALUES)
+    base, strong = s.tables["freeze_baseline"], s.tables["freeze_expert"]
+    assert base["setting"].tolist() == list(a.settings) and strong.attrs["opponent"] == "expert"
+    assert base.set_index("setting").loc["never", "effect"] == 0 and base.set_index("setting").loc["never", "own_play"]
+    assert say.verdict_sentence(a) in s.answer
+    assert (tmp_path / "classic-4p" / "answers" / f"{a.key}.json").is_file()  # the record beside its games
+    assert studies.read_answer(tmp_path / "classic-4p" / "answers" / f"{a.key}.json") == a
     draw_all(s)
 
 
-def test_the_strong_headline_is_never_the_default_against_itself(tmp_path):
-    # hold_black3: expert throws (its tuned default); whatever baseline's answer, expert's headline row is a
-    # real measurement (another setting against expert's own), never expert's default against itself
+def test_a_setting_the_strong_player_already_plays_is_its_own_play_never_a_measurement(tmp_path):
     s = studies.black_threes(games=8, check_games=0, out=tmp_path, workers=1)
-    strong = s.headlines[1]
-    assert strong.what.startswith("expert, hold_black3=") and not strong.what.startswith("expert, hold_black3=throw,")
+    expert = s.answers[0].player("expert")
+    own = [r for r in expert.rows if r.own_play]
+    assert [r.setting for r in own] == [expert.opponent_plays] == ["throw"]  # expert throws at Classic
+    assert "`expert` plays `hold_black3=throw` at classic-4p (its own play" in s.answer
 
 
 def test_a_knob_study_without_a_search_check_plays_no_search_game(tmp_path):
     s = studies.taking_the_pile(games=4, check_games=0, out=tmp_path, workers=1)
-    assert "min_pile_search" not in s.tables and "min_pile_search" not in s.charts
-    assert str(s.tables["min_pile_baseline"]["min_pile"].dtype) == "Int64"  # numbers as numbers: a curve
+    assert s.answers[0].check is None and not list(tmp_path.rglob("*vs-search*"))
 
 
 def test_asking_study_answers_both_questions_with_expert_made_to_ask(tmp_path):
     s = studies.asking_to_go_out(games=4, check_games=0, out=tmp_path, workers=1)
-    assert {"ask_baseline", "ask_expert", "answer_max_baseline", "answer_max_expert"} <= set(s.tables)
+    ask, answer = s.answers
+    assert (ask.knob, answer.knob) == ("ask", "answer_max") and ask.question != answer.question
     # expert never asks, and its own answer (always no) would forbid every going out once asked: in the study
     # the expert opponent answers as baseline does, so the default row is an even match, not a crippled one
-    assert s.tables["answer_max_expert"].attrs["opponent"] == "expert:ask=always,answer_max=100"
-    assert s.tables["answer_max_expert"].attrs["strategy"] == "expert:ask=always"
-    row = s.tables["answer_max_expert"].set_index("answer_max").loc["100"]
-    assert row["win_rate"] == 0.5
-    assert s.tables["ask_expert"].attrs["opponent"] == "expert:answer_max=100"
-    assert s.tables["ask_expert"].set_index("ask").loc["never", "win_rate"] == 0.5
-    assert not s.headlines[1].what.startswith("expert:answer_max=100, ask=never,")  # never itself
+    strong = answer.player("expert")
+    assert strong.player == "expert:ask=always" and strong.opponent == "expert:ask=always,answer_max=100"
+    assert strong.opponent_plays == "100" and strong.row("100").own_play and strong.row("100").share == 0.5
+    assert ask.player("expert").opponent == "expert:answer_max=100" and ask.player("expert").row("never").own_play
 
 
 def test_variant_balance_covers_every_preset_by_itself_with_three_players_each(tmp_path):
@@ -135,15 +130,32 @@ def test_the_evening_out_over_a_game_is_said_only_of_games_of_several_hands(tmp_
 
 def test_a_knob_study_answers_at_another_preset_with_its_cache_and_report_name_of_its_own(tmp_path):
     s = studies.freezing_the_pile(games=4, check_games=0, out=tmp_path, workers=1, variant="boat-2p")
-    assert s.variant == "boat-2p" and s.stem == "freezing_the_pile-boat-2p"
-    assert s.tables["freeze_baseline"].attrs["variant"] == "boat-2p"
+    a = s.answers[0]
+    assert s.variant == a.preset == "boat-2p" and s.stem == "freezing_the_pile-boat-2p"
     assert (tmp_path / "boat-2p" / "freeze-baseline").is_dir()
     assert "`boat-2p`" in s.method and "one against one" in s.method
-    # how often the choice arises: every setting against itself, the default's own row moving nothing
-    t = s.tables["freeze_baseline"].set_index("freeze")
-    assert {"acts", "changes"} <= set(t.columns) and t.loc["never", "changes"] == 0
+    # how often the choice arises, counted at the default's own discards
+    assert a.points == ("discard",) and a.decisions > 0 and {f.setting for f in a.frequency} == set(a.settings) - {
+        "never"}
     assert "How often the choice arises" in s.answer
     assert studies.freezing_the_pile(games=4, check_games=0, out=tmp_path, workers=1).stem == "freezing_the_pile"
+
+
+def test_three_players_each_for_himself_read_their_share_of_games_won_beside_its_fair_share(tmp_path):
+    s = studies.taking_the_pile(games=6, check_games=0, out=tmp_path, workers=1, variant="classic-3p")
+    a = s.answers[0]
+    assert a.sides == 3 and not a.partners and a.fair == pytest.approx(1 / 3)
+    assert "fair share 0.333" in s.method and "win rate" not in s.answer + s.method + s.holds
+    assert a.player("baseline").row("3").share == pytest.approx(1 / 3)  # the default against itself: even
+
+
+def test_a_row_that_plays_the_games_of_another_says_so_with_the_decisions_it_changes(tmp_path):
+    s = studies.buraco_choices(games=8, check_games=0, out=tmp_path, workers=1)
+    take = s.answers[0]
+    twins = [r for r in take.player("baseline").rows if r.same_games_as]
+    assert twins, "bu_take from 3 up takes no pile that bu_take=off refuses at buraco-2p"
+    r = twins[0]
+    assert f"`bu_take={r.setting}` plays exactly the games of `bu_take={r.same_games_as}`" in s.answer
 
 
 @pytest.mark.parametrize("study,preset,needs", [("asking_to_go_out", "classic-3p", "a partner to ask"),
@@ -173,20 +185,6 @@ def test_choose_presets_reads_presets_families_player_counts_and_all():
         studies.choose_presets("asking_to_go_out", "railroad")
 
 
-def test_a_setting_that_almost_never_changes_the_play_is_said_so_and_never_the_headline():
-    from sim.report.knob_study import Part, _best_other, _frequency_line
-
-    part = Part("freeze", ("never", 5, 10), acts="freezes", decision="freezing")
-    base = pd.DataFrame({"freeze": ["never", "5", "10", "15"], "win_rate": [0.5, 0.45, 0.52, 0.51],
-                         "acts": [0.0, 0.3, 0.01, 0.015], "changes": [0.0, 0.3, 0.01, 0.015],
-                         "real": [False, False, False, True]})
-    line, rare = _frequency_line(part, base)
-    assert rare == ["10"] and "`10` change it by less than" in line and "0.000 with the default" in line
-    # 10 wins more, but plays as the default and ties with it; 15 rarely acts too, but really differs
-    assert _best_other(base, "freeze", "never")["freeze"] == "15"
-    assert _best_other(base.assign(real=False), "freeze", "never")["freeze"] == "5"
-
-
 def test_balance_row_reads_the_first_dealers_side_and_the_dealers_hand_score():
     # two games of classic-2p; seat 0 deals the first hand and side 0 wins both games; in every hand the
     # dealer's side scores 100 more than the other
@@ -214,8 +212,10 @@ def test_your_own_strategy_plays_the_strategy_notebook_06_writes(tmp_path):
     exec(studies.own_strategy_cell(), scope)  # noqa: S102 - the project's own notebook
     s = studies.your_own_strategy(games=4, out=tmp_path, workers=1)
     knob = next(iter(scope["MY_GRID"]))
-    assert s.tables[f"{knob}_baseline"][knob].tolist() == list(scope["MY_GRID"][knob])
-    assert s.tables[f"{knob}_expert"].attrs["opponent"] == "expert"
+    name = scope["MY_STRATEGY"]
+    assert s.tables[f"{knob}_{name}"]["setting"].tolist() == [str(x) for x in scope["MY_GRID"][knob]]
+    assert s.tables[f"{knob}_{name}_vs_expert"].attrs["opponent"] == "expert"
+    assert s.answers[0].players[1].opponent_plays == ""  # expert has no such knob: no row is its own play
 
 
 def test_a_study_asked_again_plays_only_what_is_missing(tmp_path):
@@ -223,9 +223,7 @@ def test_a_study_asked_again_plays_only_what_is_missing(tmp_path):
     s = studies.taking_the_pile(games=8, check_games=0, out=tmp_path, workers=1)
     assert (s.tables["min_pile_baseline"]["games"] == 8).all()
     runs = sorted(tmp_path.rglob(RUN_FILE))
-    # a run folder per setting: baseline's sweep, expert's, and baseline's settings against themselves (how
-    # often the choice arises)
-    assert len(runs) == 3 * len(studies.MIN_PILE_VALUES)
+    assert len(runs) == 2 * len(studies.MIN_PILE_VALUES)  # a run folder per setting and player checked
     for run in runs:
         played = [x["games_played"] for x in json.loads(run.read_text())["sessions"]]
         assert len(played) == 2 and played[0] == played[1] > 0  # the second call played only the 4 new games
@@ -251,19 +249,20 @@ def test_games_from_env_reads_the_size_and_refuses_nonsense(monkeypatch):
 
 def test_report_writes_the_markdown_with_its_command_on_top_and_code_version_at_the_foot(tmp_path, capsys):
     out = tmp_path / "reports"
-    assert main(["report", "black_threes", "--games", "4", "--check-games", "2", "--out", str(out), "--cache",
+    assert main(["report", "black_threes", "--games", "4", "--check-games", "0", "--out", str(out), "--cache",
                  str(tmp_path / "cache"), "--workers", "1", "--quiet"]) == 0
     text = (out / "black_threes.md").read_text()
     lines = text.splitlines()
     assert lines[0] == studies.REPORT_MARK and lines[1].startswith("# ")
-    assert f"Reproduce: `canasta-lab report black_threes --games 4 --check-games 2 --seed 1 --out {out}`" in text
+    assert f"Reproduce: `canasta-lab report black_threes --games 4 --check-games 0 --seed 1 --out {out}`" in text
     foot = lines[-1]
     assert "engine sources" in foot and "git" in foot and "cores" in foot
     for ref in [x.split("](")[1].rstrip(")") for x in lines if x.startswith("![")]:
         assert (out / ref).is_file()
-    assert "too few deals" in text  # two deals cannot back a +-1 point claim, and the report says so
+    a = studies.read_answer(out / "answers" / "black_threes-hold_black3-classic-4p.json")
+    assert lines[5] == "## Answer" and say.verdict_sentence(a) in lines[7]  # the answer first, from the record
     printed = capsys.readouterr().out
-    assert "report:" in printed and "hold_black3" in printed
+    assert "report:" in printed and say.verdict_sentence(a) in printed
 
 
 def test_report_refuses_to_replace_a_report_without_force_and_anything_not_ours_at_all(tmp_path, capsys):
@@ -327,83 +326,43 @@ class _nothing:
         return False
 
 
-def _answered(variant: str, **row) -> studies.Study:
-    base = {"variant": variant, "knob": "freeze", "default": "never", "best": "10", "win_rate": 0.52,
-            "win_low": 0.51, "win_high": 0.53, "margin": 20.0, "deals": 2000, "real": True, "arises": 0.2,
-            "rare": False, "strong": "expert", "strong_win_rate": 0.51, "holds": True, "advice": "10", "power": 0.9,
-            "search_games": 0, "search_diff": float("nan"), "search_se": float("nan")}
-    return studies.Study("freezing_the_pile", "Should I freeze the pile?", "q", "m", {"summary": pd.DataFrame(
-        [{**base, **row}])}, {}, "a", "", [], 4000, 1, variant=variant)
+def test_the_view_across_presets_reads_the_records_and_writes_a_card_per_preset(tmp_path):
+    a = studies.freezing_the_pile(games=4, check_games=0, out=tmp_path, workers=1).answers
+    b = studies.freezing_the_pile(games=4, check_games=0, out=tmp_path, workers=1, variant="boat-2p").answers
+    view = studies.across(a + b, ["freezing_the_pile does not apply at buraco-2p: `freeze` needs x, which "
+                                  "buraco-2p lacks; its questions there: buraco_choices"])
+    assert view.answers == a + b and list(view.tables["summary"]["preset"]) == ["classic-4p", "boat-2p"]
+    for x in a + b:
+        assert f"| {x.preset} | {say.what_to_do(x)} | {say.worth(x)} |" in view.answer
+    assert "buraco_choices" in view.answer  # the refusals in one table, pointing to Buraco's own questions
+    draw_all(view)
+    path = studies.write_report(view, tmp_path / "r", "canasta-lab report across_variants", force=True)
+    cards = sorted(p.name for p in (tmp_path / "r" / "cards").iterdir())
+    assert cards == ["boat-2p.md", "buraco-2p.md", "classic-4p.md"] and path.name == "across_variants.md"
+    card = (tmp_path / "r" / "cards" / "boat-2p.md").read_text()
+    assert say.what_to_do(b[0]) in card and "one against one" in card
 
 
-def test_the_view_across_presets_says_where_the_answer_holds_and_where_it_changes():
-    same = studies.across([_answered("classic-4p"), _answered("boat-4p")])
-    assert "the same answer at every preset asked (classic-4p, boat-4p): freeze=10" in same.answer
-    assert same.stem == "freezing_the_pile-across" and len(same.headlines) == 2
-    changed = studies.across([_answered("classic-4p"),
-                              _answered("boat-4p", rare=True, real=False, advice="", arises=0.01),
-                              _answered("house-001-4p", real=False, advice="", best="2", win_rate=0.49),
-                              _answered("house-003-4p", holds=False, advice="")])
-    text = changed.answer
-    assert "the answer changes with the preset: freeze=10 at classic-4p" in text
-    assert "the choice almost never arises at boat-4p" in text
-    assert "keep the default freeze=never at house-001-4p" in text
-    assert "freeze=10 beats the default, but not with expert: no advice at house-003-4p" in text
-    assert list(changed.tables["summary"]["variant"]) == ["classic-4p", "boat-4p", "house-001-4p", "house-003-4p"]
-    draw_all(changed)
+def test_every_chart_of_a_study_is_legible_at_the_size_its_report_writes_it(tmp_path):
+    from sim import plots
+    from sim.report.reports import chart_figure
+
+    a = studies.asking_to_go_out(games=4, check_games=0, out=tmp_path, workers=1)
+    b = studies.taking_the_pile(games=4, check_games=0, out=tmp_path, workers=1, variant="railroad-6p")
+    for s in (a, b, studies.across(a.answers + b.answers)):
+        for stem in s.charts:
+            assert plots.text_overlaps(chart_figure(s, stem)) == [], (s.name, stem)
 
 
-def test_an_answer_that_search_turns_round_is_not_advice_and_the_view_shows_the_check():
-    from sim.report.knob_study import search_reverses
+def test_a_check_that_turns_the_answer_round_makes_it_depend_on_the_player():
+    from sim.report.answer import Check
+    from sim.report.knob_study import after_check
 
-    assert search_reverses(-0.10, 0.03) and not search_reverses(-0.05, 0.03) and not search_reverses(0.1, 0.03)
-    assert not search_reverses(float("nan"), float("nan"))  # no check: nothing turned round
-    view = studies.across([_answered("classic-4p", search_games=40, search_diff=0.02, search_se=0.05),
-                           _answered("boat-4p", advice="", search_games=40, search_diff=-0.15, search_se=0.05)])
-    assert "against `search` (40 games a setting) it does +2.0 points (+-9.8) against the default" in view.answer
-    assert "freeze=10 beats the default, but not against search: no advice at boat-4p" in view.answer
-    assert view.tables["summary"]["search_games"].tolist() == [40, 40]
-
-
-def test_a_headline_settled_by_the_sequential_test_is_not_sent_back_for_more_games():
-    from sim.report.reports import report_markdown
-
-    clear = _answered("classic-4p", win_rate=0.56, win_low=0.54, win_high=0.58, deals=500)  # +-2 points, decided
-    view = studies.across([clear, _answered("boat-4p", win_low=0.495, win_high=0.505)])
-    assert view.headlines[0].settled and not view.wide_headlines()
-    text = report_markdown(view, "canasta-lab report x", {"across": "across.png"})
-    assert "Every headline decides" in text and "(1 of 2, widest +-2.00)" in text and "**Size:**" not in text
-    wide = studies.across([_answered("classic-4p", win_rate=0.505, win_low=0.48, win_high=0.53, deals=500)])
-    assert [h.settled for h in wide.headlines] == [False] and wide.wide_headlines()  # undecided: still sent back
-
-
-def test_across_variants_by_default_plays_to_its_last_look_and_checks_each_answer_against_search(
-        tmp_path, monkeypatch):
-    from sim.report import across_variants as av
-
-    monkeypatch.delenv(studies.GAMES_ENV, raising=False)
-    monkeypatch.setattr(av, "ACROSS_GAMES", 4)
-    monkeypatch.setattr(av, "decided", lambda h: False)
-    s = studies.across_variants(out=tmp_path, workers=1, presets="classic-2p", questions=["taking_the_pile"])
-    row = s.tables["summary"].iloc[0]
-    assert row["games"] == 4 and row["search_games"] == 2  # a tenth of 4 games, at least 2 (below ACROSS_CHECK)
-
-
-def test_the_strong_check_states_its_power_to_see_a_reversal_of_the_headlines_size():
-    from sim.report.knob_study import reversal_power
-
-    strong = studies.Headline("expert", 0.5, 0.49, 0.51, 5000)  # a half-width of one point: se = 0.0051
-    assert reversal_power(0.02, strong) == pytest.approx(0.975, abs=0.002)  # twice the half-width: 97.5%
-    assert reversal_power(-0.01, strong) == pytest.approx(0.5, abs=0.002)  # the half-width itself: a coin
-    assert reversal_power(0.02, studies.Headline("e", 0.5, 0.45, 0.55, 200)) < 0.2
-
-
-def test_a_row_whose_hands_hit_the_turn_cap_is_flagged_and_never_the_answer():
-    from sim.report.knob_study import _best_other
-
-    base = pd.DataFrame({"min_pile": ["3", "1", "6"], "win_rate": [0.5, 0.7, 0.52], "acts": [1.0, 0.2, 0.8],
-                         "changes": [0.0, 0.8, 0.2], "capped": [0.0, 0.9, 0.0], "real": [False, True, False]})
-    assert _best_other(base, "min_pile", "3")["min_pile"] == "6"  # 1 wins more, in hands the cap cut short
+    turned = Check("search", 200, 0.5, "15", 0.40, -0.10, 0.03, 0.9)
+    assert after_check(studies.Verdict.DO, ("15",), "", turned, "freeze")[:2] == (studies.Verdict.DEPENDS, ())
+    held = Check("search", 200, 0.5, "15", 0.49, -0.01, 0.03, 0.9)
+    assert after_check(studies.Verdict.DO, ("15",), "", held, "freeze")[:2] == (studies.Verdict.DO, ("15",))
+    assert after_check(studies.Verdict.DO, ("15",), "", None, "freeze")[0] == studies.Verdict.DO
 
 
 def test_the_study_cache_is_the_checkouts_out_folder_from_any_working_folder(tmp_path, monkeypatch):
@@ -416,54 +375,62 @@ def test_the_study_cache_is_the_checkouts_out_folder_from_any_working_folder(tmp
     assert studies.cache_dir("freezing_the_pile") == root / "out" / "studies" / "freezing_the_pile"
 
 
-def test_the_sequential_design_looks_at_an_eighth_a_quarter_a_half_and_all_and_decides_by_pocock():
-    from sim.report.across import POCOCK_Z, decided
-    from sim.report.across_variants import looks
+def test_the_sequential_design_looks_at_an_eighth_a_quarter_a_half_and_all_at_pococks_level():
+    from sim.report.answer import sequential_alpha
+    from sim.report.common import looks
 
-    assert looks(20_000) == [2500, 5000, 10_000, 20_000] and looks(4) == [2, 4]
-    assert decided(studies.Headline("sized", 0.5, 0.495, 0.505, 5000))
-    se = 0.02
-    clear = studies.Headline("clear", 0.5 + (POCOCK_Z + 0.1) * se, 0.5, 0.6, 2000)
-    clear.low, clear.high = clear.value - 1.96 * se, clear.value + 1.96 * se
-    assert decided(clear)
-    near = studies.Headline("near", 0.5 + (POCOCK_Z - 0.3) * se, 0.0, 1.0, 2000)
-    near.low, near.high = near.value - 1.96 * se, near.value + 1.96 * se
-    assert not decided(near)  # beyond 1.96 but not beyond Pocock's bound: four looks need more
-    assert not decided(studies.Headline("few", 0.9, 0.85, 0.95, 40))  # too few deals to mean it
-    assert decided(studies.Headline("clear at 500 deals", 0.6, 0.57, 0.63, 500))
+    assert looks(studies.KNOB_GAMES) == (1000, 2000, 4000, 8000) and looks(4) == (2, 4)
+    assert sequential_alpha(4) == pytest.approx(0.0182, abs=2e-4) and sequential_alpha(1) == 0.05
+
+
+def test_without_a_size_a_study_plays_its_design_and_stops_at_the_first_look_that_decides(tmp_path, monkeypatch):
+    from sim.report import knob_study
+
+    monkeypatch.delenv(studies.GAMES_ENV, raising=False)
+    monkeypatch.setattr(knob_study, "KNOB_GAMES", 8)
+    s = studies.taking_the_pile(out=tmp_path, workers=1, check_games=0, variant="classic-2p")
+    a = s.answers[0]
+    assert a.looks == (2, 4, 8) and a.alpha == pytest.approx(0.0182, abs=2e-4)
+    assert a.games == 8 or a.verdict != studies.Verdict.UNDECIDED  # undecided goes on to the last look
+    real = knob_study.judge
+    calls = []
+
+    def decided_at_once(*args, **kw):
+        calls.append(1)
+        j = real(*args, **kw)
+        return j if j.verdict != studies.Verdict.UNDECIDED else j.__class__(studies.Verdict.KEEP, (), "", 0, "",
+                                                                             j.players)
+
+    monkeypatch.setattr(knob_study, "judge", decided_at_once)
+    s = studies.taking_the_pile(out=tmp_path / "again", workers=1, check_games=0, variant="classic-2p")
+    assert s.answers[0].games == 2 and len(calls) == 1  # the first look decided: no more games
 
 
 def test_every_question_at_every_preset_asked_with_the_questions_that_do_not_arise_named(tmp_path):
     s = studies.across_variants(games=4, check_games=0, out=tmp_path, workers=1, presets="classic-4p,boat-2p")
     t = s.tables["summary"]
     assert s.stem == "across_variants"
-    assert set(zip(t["knob"], t["variant"], strict=True)) == {
+    assert set(zip(t["knob"], t["preset"], strict=True)) == {
         ("freeze", "classic-4p"), ("freeze", "boat-2p"), ("hold_black3", "classic-4p"), ("hold_black3", "boat-2p"),
         ("ask", "classic-4p"), ("answer_max", "classic-4p"), ("min_pile", "classic-4p"), ("min_pile", "boat-2p")}
-    assert "asking_to_go_out does not apply at boat-2p" in s.method
+    assert any("asking_to_go_out does not apply at boat-2p" in r for r in s.meta["refusals"])
+    assert any("buraco_choices does not apply at classic-4p" in r for r in s.meta["refusals"])
     assert (tmp_path / "freezing_the_pile" / "boat-2p").is_dir()  # each question's own cache, shared with its report
     draw_all(s)
 
 
-def test_a_preset_whose_headlines_decide_at_a_look_stops_there(tmp_path, monkeypatch):
-    from sim.report import across_variants as av
-
-    monkeypatch.setattr(av, "decided", lambda h: True)
-    s = studies.across_variants(games=8, check_games=0, out=tmp_path, workers=1, presets="classic-2p",
-                                questions=["taking_the_pile"])
-    assert s.tables["summary"]["games"].tolist() == [2]  # the first look of 2, 4, 8
-    assert "Stopped early: taking_the_pile at classic-2p: 2 games a row" in s.method
-    with pytest.raises(ValueError, match="unknown question 'freeze'; accepted: freezing_the_pile"):
-        studies.across_variants(games=8, out=tmp_path, questions=["freeze"])
-
-
-def test_report_across_variants_writes_one_report_for_the_presets_asked(tmp_path, capsys):
+def test_report_across_variants_writes_the_view_the_cards_and_each_questions_report(tmp_path, capsys):
     out = tmp_path / "reports"
     assert main(["report", "across_variants", "--variant", "classic-2p", "--games", "2", "--check-games", "0",
                  "--out", str(out), "--cache", str(tmp_path / "c"), "--workers", "1", "--quiet"]) == 0
     text = (out / "across_variants.md").read_text()
     assert "Reproduce: `canasta-lab report across_variants --presets classic-2p --games 2" in text
-    assert "asking_to_go_out does not apply at classic-2p" in text
+    assert "asking_to_go_out" in text and "## Glossary" in text
+    assert (out / "cards" / "classic-2p.md").is_file()
+    report = (out / "taking_the_pile-classic-2p.md").read_text()
+    assert "Reproduce: `canasta-lab report taking_the_pile --variant classic-2p --games 2" in report
+    records = studies.read_answers(out / "answers")
+    assert {a.knob for a in records} == {"freeze", "hold_black3", "min_pile"}
 
 
 def test_a_view_asked_again_with_one_more_preset_plays_only_that_preset(tmp_path):
@@ -471,5 +438,5 @@ def test_a_view_asked_again_with_one_more_preset_plays_only_that_preset(tmp_path
     studies.across_variants(presets="classic-2p", **ask)
     first = {p: p.read_text() for p in (tmp_path / "taking_the_pile" / "classic-2p").rglob(RUN_FILE)}
     s = studies.across_variants(presets="classic-2p,boat-2p", **ask)
-    assert list(s.tables["summary"]["variant"]) == ["classic-2p", "boat-2p"]
+    assert list(s.tables["summary"]["preset"]) == ["classic-2p", "boat-2p"]
     assert first and {p: p.read_text() for p in first} == first  # classic-2p's run folders untouched
