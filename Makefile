@@ -22,12 +22,16 @@ run: $(STAMP)
 	@echo "      the studies with their answers at full size are in reports/ and notebooks/;"
 	@echo "      make notebooks opens them in Jupyter; canasta-lab report --help writes your own"
 
-# the committed reports, regenerated on purpose: the studies at classic-4p take about five minutes each on
-# two cores (variant_balance about 40 minutes), across_variants about two and a half hours from an empty cache
-# (every question at every preset; most of it the search checks)
+# the committed reports, regenerated on purpose, each by the command its first line states: every question at
+# every preset (each question's report, its answer record in reports/answers/, the view across presets and a
+# strategy card per preset in reports/cards/), the balance of the presets and notebook 06's strategy; then the
+# notebooks, executed in place from the same cached games. Hours on two cores from an empty cache (README)
 reports: $(STAMP)
-	$(BIN)/canasta-lab report all --force
-	$(BIN)/canasta-lab compare classic-4p -s baseline -s random --games 400 --seed 1 --out reports/main --force
+	$(BIN)/canasta-lab report across_variants --force
+	$(BIN)/canasta-lab report variant_balance --force
+	$(BIN)/canasta-lab report your_own_strategy --force
+	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.timeout=-1 notebooks/0*.ipynb
 
 # Jupyter on the notebooks (installs the notebook extra into .venv first)
 notebooks: $(STAMP)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sim.report.studies import KNOB_GAMES, PRESET_STUDIES, VARIANT
+from sim.report.studies import KNOB_GAMES, NUMBERS, PRESET_STUDIES, STUDIES, VARIANT
 from sim.rules import PRESETS, RulesError, Variant, get_variant, house_rules, with_rules
 from sim.run.runner import Job, make_job
 from sim.run.seating import Seating, seating_acts, two_sides_text
@@ -106,6 +106,10 @@ def chosen_seating(args: argparse.Namespace, variants: list[Variant]) -> str:
         raise CliError(f"--seating {args.seating}: {where}, where both seatings play the same games; --seating "
                        f"acts only where {SEATING_ACTS} (e.g. classic-3p): leave it out")
     return args.seating
+
+
+STUDY_NAMES = list(STUDIES)
+STUDY_NUMBERS = [str(NUMBERS[n]) for n in STUDIES]
 
 
 def cmd_variants(args: argparse.Namespace) -> None:
@@ -524,6 +528,7 @@ def refuse_idle_seating(args: argparse.Namespace, plan: list[tuple[str, str | No
 
 
 def cmd_report(args: argparse.Namespace) -> None:
+    from sim.report import say
     from sim.report import studies as S
 
     names = list(S.STUDIES) if args.study == "all" else [S.get_study(args.study).__name__]
@@ -548,6 +553,11 @@ def cmd_report(args: argparse.Namespace) -> None:
             plan.append((name, preset, presets))
         if name not in S.PRESET_STUDIES and len(presets) > 1:
             S.check_report_target(args.out, f"{name}-{S.ACROSS}", args.force)
+        if name == "across_variants":  # it writes every question's report at every preset asked beside the view
+            for q in S.QUESTIONS:
+                for p in presets:
+                    if S.why_not(q, p, args.rule) is None:
+                        S.check_report_target(args.out, q if p == VARIANT else f"{q}-{p}", args.force)
     refuse_idle_seating(args, plan)
     for line in skipped:
         print(f"skipped: {line}")
@@ -567,20 +577,29 @@ def cmd_report(args: argparse.Namespace) -> None:
                                scheduler=args.scheduler, seating=seating, **kw)
         path = S.write_report(study, args.out, report_command(args, name, preset, seating), args.force)
         print(f"# {study.title}" + (f" ({study.variant})" if preset is not None else "") + "\n")
-        for heading, table in S.report_tables(study):
-            print(f"{heading}\n{table}\n")
-        print(f"{study.answer}\n")
-        if study.holds:
-            print(f"{study.holds}\n")
-        for h in study.wide_headlines():
+        if study.answers and name != "across_variants":
+            print("\n".join(f"{a.question}\n  {say.verdict_sentence(a)}" for a in study.answers) + "\n")
+        else:
+            for heading, table in S.report_tables(study):
+                print(f"{heading}\n{table}\n")
+            print(f"{study.answer}\n")
+        for h in ([] if study.answers else study.wide_headlines()):
             print(f"note: {h.what}: 95% interval +-{100 * h.half_width:.2f} points from {h.deals} deals: short of "
                   "+-1 point from 1000 deals or more; give more --games")
         print(f"report: {path} (charts in {Path(args.out) / study.stem}/)\n")
+        for sub in study.meta.get("studies", []):  # across_variants: each question's own report at each preset
+            sub_seating = report_seating(args, sub.name, [sub.variant])
+            sub_path = S.write_report(sub, args.out, report_command(args, sub.name, sub.variant, sub_seating),
+                                      args.force)
+            print(f"report: {sub_path}")
+        if name == "across_variants" and study.answers:
+            print(f"cards: {Path(args.out) / S.CARDS}/PRESET.md, one a preset; answer records: "
+                  f"{Path(args.out) / S.ANSWERS}/\n")
         if preset is not None:
             answers.setdefault(name, []).append(study)
     for name, done in answers.items():
         if len(done) > 1:  # one view of how the answer changes across the presets asked
-            view = S.across(done)
+            view = S.across([a for s in done for a in s.answers], skipped, name=name)
             seating = report_seating(args, name, [s.variant for s in done])
             path = S.write_report(view, args.out, report_command(args, name, seating=seating), args.force)
             print(f"# {view.title}\n\n{view.answer}\n")
@@ -804,8 +823,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("report", help="answer a study's question: writes reports/STUDY.md and its charts")
-    p.add_argument("study", help="freezing_the_pile, black_threes, asking_to_go_out, taking_the_pile, variant_balance, "
-                                 "your_own_strategy (or 1 to 6), or all")
+    p.add_argument("study", help=f"{', '.join(STUDY_NAMES)} (or their numbers {', '.join(STUDY_NUMBERS)}), or all; "
+                                 "across_variants answers every question at every preset and writes a strategy "
+                                 "card per preset, reports/cards/PRESET.md")
     p.add_argument("--games", type=_positive, default=None,
                    help=f"games per setting, played once (default: each knob study's sequential design, up to "
                         f"{KNOB_GAMES} games a setting, stopping when the answer is decided)")

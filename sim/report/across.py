@@ -70,8 +70,10 @@ METHOD = ("Every question's study is played at each preset where its choice exis
 
 
 def across(answers: Sequence[Answer], refusals: Sequence[str] = (), title: str = "Every question at every preset",
-           seed: int = 1) -> Study:
-    """The records side by side: a grid chart, a table per question, the refusals and a glossary."""
+           seed: int = 1, name: str = "across_variants") -> Study:
+    """The records side by side: a grid chart, a table per question, the refusals and a glossary. `name`: the
+    study whose presets these are (its view is written as STUDY-across.md), or across_variants (every question,
+    with a card per preset)."""
     if not answers:
         raise ValueError("across needs at least one answer")
     t0 = time.perf_counter()
@@ -97,9 +99,11 @@ def across(answers: Sequence[Answer], refusals: Sequence[str] = (), title: str =
         "grid": ("What to do at each preset: each cell's colour is the kind of answer and its words the setting to "
                  "play; a blank cell is a question that does not arise there", draw)}
     table = say.summary_table(ordered)
-    study = Study("across_variants", title, "What should a player do at each preset, question by question?", method,
+    whole = name == "across_variants"
+    study = Study(name, title if whole else f"{ordered[0].question} Across presets",
+                  "What should a player do at each preset, question by question?", method,
                   {"summary": table}, charts, "\n".join(blocks).rstrip(), "", [], max(a.games for a in ordered),
-                  seed, time.perf_counter() - t0, study_meta(), "", answers=list(ordered))
+                  seed, time.perf_counter() - t0, study_meta(), "" if whole else ACROSS, answers=list(ordered))
     study.meta["refusals"] = list(refusals)
     from sim.plots import grid_size
 

@@ -444,3 +444,24 @@ def _decide_games(players: Sequence[Player], stats: Sequence[Paired], settings: 
     if not what:
         what = "no setting beats the default with every player, and the default is not among the best with every one"
     return worst, what
+
+
+REPORTS_ANSWERS = ("reports", "answers")  # the committed records, under the checkout
+
+
+def answers(folder: str | Path | None = None, study: str | None = None, preset: str | None = None) -> list[Answer]:
+    """The answer records of `folder` (default: the checkout's committed reports/answers/, else every record in
+    the study cache), those of one study or preset when asked: what the reports, the view across presets, the
+    cards and the notebooks print, as data."""
+    if folder is None:
+        from sim.report.common import cache_dir, checkout_root
+
+        root = checkout_root()
+        committed = root.joinpath(*REPORTS_ANSWERS) if root is not None else None
+        if committed is not None and committed.is_dir():
+            found = read_answers(committed)
+        else:
+            found = [read_answer(p) for p in sorted(cache_dir("").rglob("answers/*.json"))]
+    else:
+        found = read_answers(folder)
+    return [a for a in found if (study is None or a.study == study) and (preset is None or a.preset == preset)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.report.common import STRONG, Study
-from sim.report.knob_study import Part, knob_study
+from sim.report.knob_study import Part, knob_study, register
 
 ASK_VALUES = ("never", "always", 4, 6, 8)
 
@@ -16,7 +16,7 @@ ANSWER_VALUES = ("yes", "no", 50, 100, 200, 400)
 BASELINE_ANSWER = "answer_max=100"  # baseline's answer to "may I go out?"
 
 
-PARTS = (Part("ask", ASK_VALUES, question="Should I ask my partner before going out?",
+PARTS = register("asking_to_go_out", (Part("ask", ASK_VALUES, question="Should I ask my partner before going out?",
               decision="asking the partner before going out", points=("ask-partner",),
            strong_player=f"{STRONG}:{BASELINE_ANSWER}",
            strong_opponent=f"{STRONG}:{BASELINE_ANSWER}",
@@ -29,7 +29,7 @@ PARTS = (Part("ask", ASK_VALUES, question="Should I ask my partner before going 
            strong_opponent=f"{STRONG}:ask=always,{BASELINE_ANSWER}",
            note="For the answer, the partner says yes unless the own hand holds at least `answer_max` points; "
                 f"`baseline` asks every time, and `{STRONG}` is made to ask every time on both sides, its "
-                f"opponent answering as `baseline` does."),)
+                f"opponent answering as `baseline` does."),))
 
 
 def asking_to_go_out(games: int | None = None, **kw: Any) -> Study:

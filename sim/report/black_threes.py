@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from sim.report.common import Study
-from sim.report.knob_study import Part, knob_study
+from sim.report.knob_study import Part, knob_study, register
 
 BLACK3_VALUES = ("throw", "keep", 2, 4, 8, 12)
 
 
-PARTS = (Part("hold_black3", BLACK3_VALUES, question="Hold black threes or throw them?",
-              decision="throwing a black three to block the pile", points=("discard",)),)
+PARTS = register("black_threes", (Part("hold_black3", BLACK3_VALUES, question="Hold black threes or throw them?",
+              decision="throwing a black three to block the pile", points=("discard",)),))
 
 
 def black_threes(games: int | None = None, **kw: Any) -> Study:

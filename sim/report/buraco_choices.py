@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from sim.report.common import Study
-from sim.report.knob_study import Part, knob_study
+from sim.report.knob_study import Part, knob_study, register
 
 TAKE_VALUES = ("off", 2, 3, 4, 6, 8, 12)
 
@@ -18,7 +18,7 @@ KNOCK_VALUES = ("direct", "indirect")
 CLEAN_VALUES = ("off", 3, 4, 5, 6, 7)
 
 
-PARTS = (
+PARTS = register("buraco_choices", (
     Part("bu_take", TAKE_VALUES, question="How big a pile is worth taking, whatever its cards?",
          decision="taking the whole discard pile", points=("draw-or-take",),
          note="`bu_take=N` takes every pile of at least N cards whatever its cards are worth; `off` leaves the "
@@ -32,7 +32,7 @@ PARTS = (
          decision="adding a wild to a meld of naturals", points=("meld",),
          note="`bu_clean=N` adds no wild to a wild-free meld of N naturals or more (a clean canasta scores 200, a "
               "dirty one 100), unless the wild completes a canasta with the stock nearly gone."),
-)
+))
 
 
 PRESET = "buraco-2p"  # the study's preset when none is named

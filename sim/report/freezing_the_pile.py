@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from sim.report.common import Study
-from sim.report.knob_study import Part, knob_study
+from sim.report.knob_study import Part, knob_study, register
 
 FREEZE_VALUES = ("never", "always", 2, 5, 10, 15, 20, 30)
 
 
-PARTS = (Part("freeze", FREEZE_VALUES, question="Should I freeze the pile?",
-              decision="discarding a wild card to freeze the pile", points=("discard",)),)
+PARTS = register("freezing_the_pile", (Part("freeze", FREEZE_VALUES, question="Should I freeze the pile?",
+              decision="discarding a wild card to freeze the pile", points=("discard",)),))
 
 
 def freezing_the_pile(games: int | None = None, **kw: Any) -> Study:

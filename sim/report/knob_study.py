@@ -65,7 +65,7 @@ from sim.stats.selection import games_for_power, reversal_power
 from strategies import StrategyError, parse_strategy
 
 FREQUENCY_GAMES = 500  # games of the default on every seat whose decisions of the knob's kind are asked again
-CHECK_BUDGET_HOURS = 0.25  # a stronger player's check of one answer is played when it costs at most this (measured)
+CHECK_BUDGET_HOURS = 5 / 60  # a stronger player's check of one answer is played when it costs at most this (measured)
 ANSWERS = "answers"  # the folder of answer records, in a study cache and beside the reports
 
 
@@ -102,6 +102,22 @@ class Part:
                  f"{self.knob}-{folder_name(self.strong_player)}-vs-{folder_name(self.strong_against)}")]
 
 
+QUESTIONS: dict[str, tuple[Part, ...]] = {}  # the library's question studies and their parts, as each registers
+
+
+def register(study: str, parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """A study's parts, kept by name so that a refusal elsewhere can point to the studies asked there."""
+    QUESTIONS[study] = parts
+    return parts
+
+
+def asked_at(v: Variant) -> list[str]:
+    """The registered studies whose questions arise at `v` (every knob they vary acts there)."""
+    return [name for name, parts in QUESTIONS.items()
+            if all(parse_strategy(pl).spec.knob(p.knob).acts_at(v)
+                   for p in parts for pl in (p.player, p.strong_player))]
+
+
 def applies(name: str, parts: Sequence[Part], v: Variant) -> None:
     """Refuse, with one line, a preset where a knob the study varies never acts (its answer would be a tie
     of identical games), naming the studies that ask that preset's own questions."""
@@ -110,8 +126,6 @@ def applies(name: str, parts: Sequence[Part], v: Variant) -> None:
             knob = parse_strategy(player).spec.knob(part.knob)
             if not knob.acts_at(v):
                 what = f" ({part.decision})" if part.decision else ""
-                from sim.report.presets import asked_at
-
                 there = [s for s in asked_at(v) if s != name]
                 raise NotApplicable(f"{name} does not apply at {v.name}: `{part.knob}`{what} needs "
                                     f"{knob.missing(v)}, which {v.name} lacks"

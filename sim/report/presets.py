@@ -11,10 +11,9 @@ from sim.report import buraco_choices as _buraco
 from sim.report import freezing_the_pile as _freezing
 from sim.report import taking_the_pile as _taking
 from sim.report.common import VARIANT, NotApplicable
-from sim.report.knob_study import Part, applies
+from sim.report.knob_study import Part, applies, asked_at  # noqa: F401 - asked_at: the presets' API
 from sim.report.your_own_strategy import own_parts
-from sim.rules import PRESETS, Variant, get_variant, with_rules
-from strategies import parse_strategy
+from sim.rules import PRESETS, get_variant, with_rules
 
 PRESET_STUDIES = ("variant_balance", "across_variants")  # studies that take every preset by default
 
@@ -25,17 +24,6 @@ FIXED_PARTS: dict[str, tuple[Part, ...]] = {  # the library's questions, study b
 
 
 OWN_PRESET = {"buraco_choices": _buraco.PRESET}  # a study whose questions do not arise at classic-4p: its preset
-
-
-def asked_at(v: Variant) -> list[str]:
-    """The library's studies whose questions arise at `v` (every knob they vary acts there): what a refusal
-    elsewhere points to."""
-    out = []
-    for name, parts in FIXED_PARTS.items():
-        knobs = [parse_strategy(pl).spec.knob(p.knob) for p in parts for pl in (p.player, p.strong_player)]
-        if all(k.acts_at(v) for k in knobs):
-            out.append(name)
-    return out
 
 
 def parts_of(name: str) -> list[Part] | None:

@@ -96,7 +96,7 @@ def footer(study: Study) -> str:
 
 
 def report_markdown(study: Study, command: str, images: dict[str, str]) -> str:
-    if study.answers and study.name == "across_variants":
+    if study.answers and (study.name == "across_variants" or study.variant == "across"):
         return _across_markdown(study, command, images)
     if study.answers:
         return _answer_markdown(study, command, images)
@@ -144,9 +144,10 @@ def _across_markdown(study: Study, command: str, images: dict[str, str]) -> str:
     lines = [REPORT_MARK, f"# {study.title}", "", f"Reproduce: `{command}`", ""]
     for stem, (caption, _) in study.charts.items():
         lines += [f"![{caption}]({images[stem]})", "", f"*{caption}.*", ""]
-    lines += ["**Your game's card** (every answer at one preset, in one table): "
-              + " · ".join(f"[{p}]({CARDS}/{p}.md)" for p in presets), "",
-              "## Answers, question by question", "", study.answer, "", "## Method", "", study.method, ""]
+    if study.name == "across_variants":
+        lines += ["**Your game's card** (every answer at one preset, in one table): "
+                  + " · ".join(f"[{p}]({CARDS}/{p}.md)" for p in presets), ""]
+    lines += ["## Answers, question by question", "", study.answer, "", "## Method", "", study.method, ""]
     lines += ["## Tables", ""]
     for heading, table in report_tables(study):
         lines += [f"### {heading}", "", table, ""]

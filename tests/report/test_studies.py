@@ -349,7 +349,8 @@ def test_every_chart_of_a_study_is_legible_at_the_size_its_report_writes_it(tmp_
 
     a = studies.asking_to_go_out(games=4, check_games=0, out=tmp_path, workers=1)
     b = studies.taking_the_pile(games=4, check_games=0, out=tmp_path, workers=1, variant="railroad-6p")
-    for s in (a, b, studies.across(a.answers + b.answers)):
+    balance = studies.variant_balance(games=2, check_games=0, out=tmp_path / "vb", workers=1)  # every preset
+    for s in (a, b, studies.across(a.answers + b.answers), balance):
         for stem in s.charts:
             assert plots.text_overlaps(chart_figure(s, stem)) == [], (s.name, stem)
 
