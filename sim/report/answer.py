@@ -433,7 +433,7 @@ def _decide_games(players: Sequence[Player], stats: Sequence[Paired], settings: 
                 continue
             i = list(settings).index(s)
             d, se = float(st.diff[i, j]), float(st.se[i, j])
-            routes = [games_to_decide(d, se, games, alpha)]
+            routes = [games_to_decide(d, se, games, alpha / max(1, len(settings) - 1))]  # Holm's strictest step
             if abs(d) < margin and se > 0:
                 routes.append(max(games, int(np.ceil(games * (z * se / (margin - abs(d))) ** 2))))
             n = min(routes)

@@ -31,10 +31,10 @@ OUT_ENV = "CANASTA_LAB_OUT"  # where the study cache goes instead of out/ of the
 FULL_GAMES = 20_000  # games per row at full size: a win rate's 95% interval within about +-0.7 points
 
 
-KNOB_GAMES = 8_000  # a knob study's last look: a four-player headline's interval is about +-0.5 points there
+KNOB_GAMES = 16_000  # a knob study's last look: a four-player setting's interval is about +-0.35 points there
 
 
-LOOKS = 4  # a knob study's looks: an eighth, a quarter, a half and all of KNOB_GAMES
+LOOKS = 4  # a knob study's looks: an eighth, a quarter, a half and all of KNOB_GAMES (2,000 to 16,000 games)
 
 
 CHECK_GAMES = 160  # games per row against `search` (about 1.5 s a game on one core)

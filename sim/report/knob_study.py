@@ -3,7 +3,7 @@ player checked sweeps the knob against itself at its defaults on the same duplic
 strongest fast player, `expert`), the decisions the knob turns are counted where they are made, and the answer is
 a record (sim.report.answer) from which every sentence, table and chart of the study is written (sim.report.say).
 
-Sizing: a sequential design looks at the rows after 1,000, 2,000, 4,000 and 8,000 games a setting and stops at
+Sizing: a sequential design looks at the rows after 2,000, 4,000, 8,000 and 16,000 games a setting and stops at
 the first look where the question's verdict is decided (anything but undecided, and a "do X" whose check can see
 a reversal of its size); each test is then at Pocock's level for four looks. Asked with a number of games (or
 CANASTA_LAB_GAMES), the study plays that many games a setting, once, at the plain 5%. The games are the

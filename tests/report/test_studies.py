@@ -380,7 +380,7 @@ def test_the_sequential_design_looks_at_an_eighth_a_quarter_a_half_and_all_at_po
     from sim.report.answer import sequential_alpha
     from sim.report.common import looks
 
-    assert looks(studies.KNOB_GAMES) == (1000, 2000, 4000, 8000) and looks(4) == (2, 4)
+    assert looks(studies.KNOB_GAMES) == (2000, 4000, 8000, 16000) and looks(4) == (2, 4)
     assert sequential_alpha(4) == pytest.approx(0.0182, abs=2e-4) and sequential_alpha(1) == 0.05
 
 
