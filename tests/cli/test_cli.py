@@ -155,3 +155,12 @@ def test_bench_cold_start_times_a_fresh_interpreter_on_an_empty_compiled_cache(m
     monkeypatch.setattr(bench, "WARM_START", child)
     seconds = bench.cold_start("classic-2p")
     assert 0.2 <= seconds < 60
+
+
+def test_report_help_names_every_study_and_its_number(cli):
+    from sim.report.studies import NUMBERS, STUDIES
+
+    text = " ".join(cli("report", "--help").stdout.split())  # argparse wraps the help at any space
+    for name in STUDIES:
+        assert name in text and str(NUMBERS[name]) in text, name
+    assert "across_variants" in text and "buraco_choices" in text and "cards" in text

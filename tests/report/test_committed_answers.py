@@ -130,3 +130,17 @@ def test_the_committed_notebook_shows_the_records_answer(study, preset):
     assert mine, (study, preset)
     for a in mine:
         assert say.verdict_sentence(a) in text, a.key
+
+
+def test_reports_holds_only_what_canasta_lab_report_writes():
+    # a stale run folder (reports/main/ was a baseline-vs-random run of an earlier version) has no place here
+    from sim.run.store import OUTPUT_FILE, REPORT_MARK
+
+    stems = {p.stem for p in REPORTS.glob("*.md")}
+    for p in REPORTS.iterdir():
+        if p.suffix == ".md":
+            assert p.read_text().splitlines()[0] == REPORT_MARK, p.name
+        elif p.is_dir():
+            assert p.name in stems | {"answers", "cards"}, p.name
+        else:
+            assert p.name == OUTPUT_FILE, p.name

@@ -66,3 +66,27 @@ def test_jitted_and_plain_python_kernels_give_identical_games(scaled):
         out = subprocess.run([sys.executable, "-c", SCRIPT, games], env=env, capture_output=True, text=True, check=True)
         runs.append(json.loads(out.stdout))
     assert runs[0] == runs[1]
+
+
+def test_a_footer_names_the_code_and_is_dirty_only_when_the_code_was_edited(tmp_path):
+    # a committed report is written into the checkout: that must not make the footer of its own code say +dirty
+    import subprocess
+
+    from sim.run.experiment import git_commit
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    (tmp_path / "sim").mkdir()
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "sim" / "x.py").write_text("x = 1\n")
+    (tmp_path / "reports" / "r.md").write_text("old\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "c")
+    clean = git_commit(tmp_path)
+    assert clean and not clean.endswith("+dirty")
+    (tmp_path / "reports" / "r.md").write_text("regenerated\n")
+    assert git_commit(tmp_path) == clean  # a report written anew: the code is the commit's
+    (tmp_path / "sim" / "x.py").write_text("x = 2\n")
+    assert git_commit(tmp_path) == clean + "+dirty"
