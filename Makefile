@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench reports notebooks clean
+.PHONY: run test test-fast lint bench reports notebooks try-numba clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,17 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/canasta-lab bench classic-4p
 
+# the newest numba in a scratch environment (.venv-numba): the compile glue's checks (sim/engine/fence.py say so
+# where a part is skipped), a cold compile and the golden games, on an empty compiled cache (docs/engine.md)
+try-numba:
+	$(PYTHON) -m venv .venv-numba
+	.venv-numba/bin/python -m pip install --quiet --upgrade pip
+	.venv-numba/bin/python -m pip install --quiet -e '.[test]'
+	.venv-numba/bin/python -m pip install --quiet --upgrade numba llvmlite
+	.venv-numba/bin/python -c "import numba; print('numba', numba.__version__)"
+	NUMBA_CACHE_DIR=$$(mktemp -d) CANASTA_TEST_SCALE=0.05 .venv-numba/bin/python -m pytest -q \
+		tests/engine/test_jit.py tests/test_golden.py tests/engine/test_layout.py
+
 clean:
 	-$(BIN)/canasta-lab cache --clear
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .venv-numba .pytest_cache

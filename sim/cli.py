@@ -447,6 +447,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 def cmd_cache(args: argparse.Namespace) -> None:
     from sim.engine import cache as jit
+    from sim.engine.folders import folder_size
 
     if args.clear:
         gone = jit.clear()
@@ -458,7 +459,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
     engine = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
     print(f"compiled code for these sources, in {jit.cache_root()} (found by the sources' content, "
           "whatever the checkout's folder):")
-    print(f"  engine: {d.name}: {engine}; {jit.folder_size(d) / 1e6:.1f} MB")
+    print(f"  engine: {d.name}: {engine}; {folder_size(d) / 1e6:.1f} MB")
     kernels: dict[int, list[str]] = {}
     for spec in REGISTRY.values():
         if not spec.is_user:
@@ -470,7 +471,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
             state = "compiled" if jit.index_holds(spec.decide) else "not compiled yet (its first run compiles it)"
             print(f"  {', '.join(names)}: {folder.name if folder else '-'}: {state}")
     others = jit.other_folders()
-    print(f"  other source versions kept: {len(others)} ({sum(jit.folder_size(p) for p in others) / 1e6:.1f} MB); "
+    print(f"  other source versions kept: {len(others)} ({sum(folder_size(p) for p in others) / 1e6:.1f} MB); "
           f"`canasta-lab cache --clear` removes them all")
 
 

@@ -18,7 +18,6 @@ samples x options rollouts, each the rest of a hand (docs/strategies.md, "The se
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.engine.contract import (
     DP_ANSWER,
@@ -33,6 +32,7 @@ from sim.engine.contract import (
     OB_SIDE,
     OPT_FIELDS,
     R_SEQ,
+    cached_jit,
     card_rank,
     option_card,
 )
@@ -100,7 +100,7 @@ def complete_rollout(p: np.ndarray, v) -> None:
     p[:USER_SLOT0] = REGISTRY[ROLLOUTS[int(p[K_ROLLOUT])]].params(v=v)[:USER_SLOT0]
 
 
-@njit(cache=True)
+@cached_jit
 def seat_policy_nb(S, knobs):
     """Every seat of S plays the rollout policy (slot 0 of the table), with no base strategy."""
     for q in range(MAXP):
@@ -109,7 +109,7 @@ def seat_policy_nb(S, knobs):
         S.prm[q, :] = knobs
 
 
-@njit(cache=True)
+@cached_jit
 def copy_play_nb(S, W, n):
     """W becomes S where play can change it (the scalars, hands, sides, stock, pile, melds, options)."""
     W.st[:] = S.st
@@ -121,7 +121,7 @@ def copy_play_nb(S, W, n):
     W.opts[:n, :] = S.opts[:n, :]
 
 
-@njit(cache=True)
+@cached_jit
 def margin_nb(obs, W, s):
     """Side s's score for the hand just scored in W, less the best other side's."""
     best = -(1 << 40)
@@ -131,7 +131,7 @@ def margin_nb(obs, W, s):
     return W.side[s, SD_COMP + C_TOTAL] - best
 
 
-@njit(cache=True)
+@cached_jit
 def paired_nb(m, k, j, i):
     """Mean and z-score of option j's margin less option i's over the first k samples (the same
     samples for both); the z-score is infinite when every sample gives the same difference."""
@@ -148,7 +148,7 @@ def paired_nb(m, k, j, i):
     return mean, mean / np.sqrt(var / k)
 
 
-@njit(cache=True)
+@cached_jit
 def live_nb(alive, skip):
     """How many options are still played out, option `skip` aside (-1: none aside)."""
     c = 0
@@ -158,7 +158,7 @@ def live_nb(alive, skip):
     return c
 
 
-@njit(cache=True)
+@cached_jit
 def search_decide_nb(R, obs, opts, n, prm):
     knobs = prm.copy()  # the rollout player's knobs below USER_SLOT0 (search's own above, which it ignores)
     policy = heuristic_decide_nb(R, obs, opts, n, knobs)

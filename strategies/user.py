@@ -12,7 +12,8 @@
 
 The function gets the rules, the observation, the n legal options and the knob vector
 (docs/strategies.md), and returns the index of its choice, or DEFER to let the base strategy decide.
-It is compiled once, with the fixed signature DECIDE_SIG, and reaches the cached engine as a
+It is compiled once, with the fixed signature DECIDE_SIG, kept on disk by the content of its file (a second run
+loads it: a function typed into a notebook cell is compiled each time), and reaches the cached engine as a
 first-class function, so defining one costs a fraction of a second and no engine compilation.
 """
 
@@ -20,9 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from numba import njit
-
-from sim.engine.contract import DECIDE_SIG, DEFER, NPRM
+from sim.engine.contract import DECIDE_SIG, DEFER, NPRM, cached_jit
 
 from . import REGISTRY, StrategyError, StrategySpec, register
 from .knobs import (  # a user strategy's own knobs are knobs[USER_SLOT0], knobs[USER_SLOT0 + 1], ... in order
@@ -70,7 +69,9 @@ def user_strategy(name: str, base: str = "baseline", description: str = "",
         raise StrategyError(f"knob {sorted(clash)[0]!r} of {name!r} is already a knob of {base!r}")
 
     def wrap(fn: Callable) -> StrategySpec:
-        compiled = njit(DECIDE_SIG)(fn)
+        compiled = cached_jit(fn)  # kept on disk by the file's content: a second run loads it
+        if hasattr(compiled, "compile"):  # not under NUMBA_DISABLE_JIT
+            compiled.compile(DECIDE_SIG)
         first_line = (fn.__doc__ or "").strip().split("\n")[0]
         text = description or first_line or f"user strategy over {base}"
         spec = StrategySpec(name, compiled, text, b.knobs + own, base=b)

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from sim import get_variant
 from sim.engine import layout as L
 from sim.engine.buraco import buraco_turn_nb
+from sim.engine.contract import cached_jit
 from sim.engine.deal import deal_hand_nb
 from sim.engine.game import PLAY_STREAM
 from sim.engine.jit import compile_strategy
@@ -32,7 +32,7 @@ from strategies.library import BASELINE
 STOP_SLOT = L.NPRM - 1  # knob slot of the stopping period (baseline's knobs leave it free)
 
 
-@njit(cache=True)  # in the package's user-<hash> folder: recompiled whenever a compiled source changes
+@cached_jit  # in the package's user-<hash> folder: recompiled whenever a compiled source changes
 def stop_decide_nb(R, obs, opts, n, prm):
     """baseline, but stop the game at a decision whose random word is a multiple of the period."""
     period = int(prm[STOP_SLOT])

@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from sim.analysis.position import AnalysisError, Position, read_position
 from sim.analysis.trace import DecisionTrace, describe_option, trace_decisions
 from sim.engine import layout as L
+from sim.engine.contract import cached_jit
 from sim.engine.planning import S_ERR, new_state, resume_hand_nb, sample_nb
 from sim.rules import Variant, get_variant, pack
 from sim.rules.cards import card_name
@@ -253,7 +253,7 @@ def position_at(transcript: str | os.PathLike[str] | Game, decision: int) -> Pos
 # -- the rollouts --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@cached_jit
 def rollouts_nb(R, obs, opts, n, knobs, samples, seed0, m):
     """m[k, j]: the margin of option j on sample k, every seat played by the rollout policy with `knobs`.
     Returns the samples played: fewer than asked only where the sampler finds no state (an answer whose asker

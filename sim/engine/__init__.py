@@ -1,6 +1,3 @@
-"""The numba engine. Importing it first points numba's disk cache at the folder of this exact
-source version (sim/engine/cache.py), before any kernel or strategy is decorated."""
-
-from .cache import configure
-
-configure()
+"""The numba engine. Importing it does nothing but import: the kernels carry the project's cache
+(sim/engine/cache.py), which finds its folders, installs numba's link patch and prunes old folders only when a
+command is about to compile or load."""

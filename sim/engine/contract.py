@@ -20,6 +20,8 @@ from typing import Any
 from numba import njit, types
 from numba.extending import register_jitable
 
+from .cache import cached
+
 # Sizes ------------------------------------------------------------------------------------------
 MAXP = 8  # seats
 MAXS = 8  # sides
@@ -177,8 +179,23 @@ def strategy_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
     nothing and cost the built-in heuristic about a seventh of its time (docs/performance.md). A
     function that allocates (np.zeros, a list) fails to compile with it instead of leaking: such code
     uses numba's plain `njit(cache=True)`, as `search` does."""
-    options = {"cache": True, "_nrt": False, "inline": inline}
-    return njit(**options) if fn is None else njit(**options)(fn)
+    options = {"_nrt": False, "inline": inline}
+
+    def decorate(f: Callable) -> Any:
+        return cached(njit(**options)(f))
+
+    return decorate if fn is None else decorate(fn)
+
+
+def cached_jit(fn: Callable | None = None, **options: Any) -> Any:
+    """numba's njit with the project's cache (sim/engine/cache.py: found by the sources' content, made only when a
+    command compiles or loads), for compiled code that allocates and so keeps numba's reference counting
+    (`search`'s planning, an analysis kernel, a test's helper)."""
+
+    def decorate(f: Callable) -> Any:
+        return cached(njit(**options)(f))
+
+    return decorate if fn is None else decorate(fn)
 
 
 @register_jitable

@@ -13,6 +13,10 @@ Only large kernels are marked: a call to a separate kernel can never be inlined 
 what the small helpers need to stay free at run time. This file changes how calls are lowered, not
 what any kernel computes.
 
+The two replacements of numba's methods are installed by `install()`, which the cache calls when a command is about
+to compile or load (never at import), and only where sim/engine/fence.py finds numba's methods as the tested
+versions have them; elsewhere every caller links the kernels it calls, as numba does by itself.
+
 A caller names a separate kernel by its symbol, and numba's symbols carry a number it counts up at
 every compile of the process (`v423` in `...turn_nb...B4v423...`). Two processes compiling the same
 sources at once (pytest's workers from an empty cache) therefore each wrote entries naming their own
@@ -55,14 +59,14 @@ def _reload_hook(fndesc: Any) -> partial:
     return _HOOKS[key]
 
 
-_insert_user_function = base.BaseContext.insert_user_function
+_ORIGINAL: dict[str, Any] = {}  # numba's own methods, kept when ours replace them
 
 
 def insert_user_function(self: Any, func: Any, fndesc: Any, libs: tuple = ()) -> None:
     """numba's registration of a compiled function for calls from other compiled code; for a
     separate kernel, without its library (the code numba would link in) and with the reload hook."""
     if (fndesc.modname, fndesc.qualname) not in _SEPARATE:
-        _insert_user_function(self, func, fndesc, libs)
+        _ORIGINAL["insert_user_function"](self, func, fndesc, libs)
         return
     impl = imputils.user_function(fndesc, ())
     hook = _reload_hook(fndesc)
@@ -76,24 +80,39 @@ def insert_user_function(self: Any, func: Any, fndesc: Any, libs: tuple = ()) ->
     self._defns[func].append(call, call.signature)
 
 
-base.BaseContext.insert_user_function = insert_user_function
-
-
 def stable_uid(module: str, qualname: str) -> int:
     """The number in a separate kernel's symbol: from its name, not from the process's compile count."""
     return STABLE_UID_BASE + zlib.crc32(f"{module}:{qualname}".encode())
 
 
-_from_function = bytecode.FunctionIdentity.from_function.__func__
-
-
 def from_function(cls: Any, pyfunc: Any) -> Any:
     """numba's identity of a function being compiled; a separate kernel's gets its stable number."""
-    ident = _from_function(cls, pyfunc)
+    ident = _ORIGINAL["from_function"](cls, pyfunc)
     if (ident.modname, ident.func_qualname) in _SEPARATE:
         ident.unique_id = stable_uid(ident.modname, ident.func_qualname)
         ident.unique_name = f"{ident.func_qualname}${ident.unique_id}"
     return ident
 
 
-bytecode.FunctionIdentity.from_function = classmethod(from_function)
+def install() -> str:
+    """Put the two replacements in place where the fence allows it, once; returns how kernels are linked in this
+    process ("separate" or "linked"), which the cache folders' names carry: machine code linked one way is
+    never loaded by a process linking the other."""
+    if _ORIGINAL:
+        return SEPARATE
+    from .fence import check
+
+    if not check("link"):
+        return LINKED
+    _ORIGINAL["insert_user_function"] = base.BaseContext.insert_user_function
+    _ORIGINAL["from_function"] = bytecode.FunctionIdentity.from_function.__func__
+    base.BaseContext.insert_user_function = insert_user_function
+    bytecode.FunctionIdentity.from_function = classmethod(from_function)
+    return SEPARATE
+
+
+def installed() -> bool:
+    return bool(_ORIGINAL)
+
+
+SEPARATE, LINKED = "separate", "linked"

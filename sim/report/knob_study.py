@@ -149,7 +149,7 @@ def _opponent_plays(opponent: str, knob: str, v: Variant) -> str:
 
 
 def _identity(**what: Any) -> str:
-    from sim.engine.cache import source_hash
+    from sim.engine.sources import source_hash
 
     return json.dumps({**what, "sources": source_hash()}, sort_keys=True, default=str)
 

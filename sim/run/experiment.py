@@ -176,7 +176,7 @@ def strategy_code(job: Job) -> list[str]:
 
 def identity(job: Job) -> dict[str, Any]:
     """What a run folder must match to be resumed: the same games, game for game."""
-    from sim.engine.cache import source_hash
+    from sim.engine.sources import source_hash
 
     return {
         "variant": job.variant.name,
@@ -197,7 +197,7 @@ def git_commit(root: Path | None = None) -> str | None:
     """The checkout's commit (with `+dirty` for uncommitted edits of the code, CODE_PATHS), when the package runs
     from one. Reports and notebooks written into the checkout do not make it dirty: a committed report's footer
     names the code that wrote it, not the report itself."""
-    from sim.engine.cache import PACKAGE_ROOT
+    from sim.engine.sources import PACKAGE_ROOT
 
     root = PACKAGE_ROOT if root is None else root
     if not (root / ".git").exists():
@@ -214,7 +214,7 @@ def git_commit(root: Path | None = None) -> str | None:
 
 
 def code_version() -> dict[str, Any]:
-    from sim.engine.cache import source_hash
+    from sim.engine.sources import source_hash
 
     return {"package": __version__, "engine_sources": source_hash(), "git": git_commit()}
 

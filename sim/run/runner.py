@@ -110,7 +110,7 @@ def prepare_engine(fns: Sequence | None = None) -> None:
     strategy) before any game is played, in this process, so worker processes load them from disk.
     A run compiles only what it plays: a built-in strategy it does not use is compiled by the first
     run that does (one line says so)."""
-    from sim.engine.cache import compile_once
+    from sim.engine.compiling import compile_once
 
     every: list = []
     for f in [s.decide for s in REGISTRY.values() if not s.is_user] if fns is None else fns:
@@ -402,7 +402,7 @@ def dask_client(scheduler: Any) -> Any:
         from distributed import Client
     except ImportError:  # declared in pyproject.toml; a trimmed install may lack it
         raise SchedulerError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
-    from sim.engine.cache import source_hash
+    from sim.engine.sources import source_hash
 
     if isinstance(scheduler, Client):
         client = scheduler
@@ -433,7 +433,7 @@ SCHEDULER_TIMEOUT = "10s"
 
 def worker_source_hash() -> str:
     """Run on each Dask worker: the hash of the engine and strategy sources it would play."""
-    from sim.engine.cache import source_hash
+    from sim.engine.sources import source_hash
 
     return source_hash()
 

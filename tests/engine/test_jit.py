@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from sim.engine import cache as jit
+from sim.engine import compiling, sources
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +44,7 @@ def copy_package(dest: Path) -> Path:
 
 def folders(root: Path) -> dict[str, str]:
     """Each compiled source file (relative path) -> the name of its cache folder."""
-    return {p.relative_to(root).as_posix(): name for p, (name, _) in jit.group_hashes(root).items()}
+    return {p.relative_to(root).as_posix(): name for p, (name, _) in sources.group_hashes(root).items()}
 
 
 def test_cache_folders_are_named_by_content_not_by_path(tmp_path):
@@ -72,15 +73,15 @@ def test_a_heuristic_edit_renames_only_the_heuristic_and_what_links_it(tmp_path)
 
 
 def test_random_strategy_folder_ignores_the_heuristic(tmp_path):
-    assert jit.strategy_closure("random_", jit.strategy_imports(ROOT)) == {"random_"}
-    assert "buraco" in jit.strategy_closure("heuristic", jit.strategy_imports(ROOT))
+    assert sources.strategy_closure("random_", sources.strategy_imports(ROOT)) == {"random_"}
+    assert "buraco" in sources.strategy_closure("heuristic", sources.strategy_imports(ROOT))
 
 
 def test_the_cache_module_holds_no_compiled_code_so_editing_it_recompiles_nothing(tmp_path):
     """sim/engine/cache.py is outside every hash; that is sound only while it compiles nothing."""
-    for name in jit.UNCOMPILED:
+    for name in sources.UNCOMPILED:
         text = (ROOT / "sim" / "engine" / name).read_text()
-        for word in ("engine_jit", "njit", "jit(", "register_jitable", "intrinsic", "overload"):
+        for word in ("engine_jit", "njit", "jit(", "register_jitable", "intrinsic", "@overload"):
             assert word not in text.replace("from .jit import compile_strategy", ""), f"{name} holds {word}"
     copy = copy_package(tmp_path)
     with open(copy / "sim" / "engine" / "cache.py", "a") as f:
@@ -91,7 +92,7 @@ def test_the_cache_module_holds_no_compiled_code_so_editing_it_recompiles_nothin
 def test_a_file_outside_the_compiled_code_leaves_the_cache_alone(tmp_path):
     copy = copy_package(tmp_path)
     (copy / "sim" / "stats" / "pairs.py").write_text((copy / "sim" / "stats" / "pairs.py").read_text() + "\n# edited\n")
-    assert folders(copy) == folders(ROOT) and jit.source_hash(copy) == jit.source_hash(ROOT)
+    assert folders(copy) == folders(ROOT) and sources.source_hash(copy) == sources.source_hash(ROOT)
 
 
 def run_in(copy: Path, cache: Path, code: str) -> subprocess.CompletedProcess:
@@ -104,7 +105,7 @@ def run_in(copy: Path, cache: Path, code: str) -> subprocess.CompletedProcess:
 PLAY_CLI = ("import sys; from sim.cli import main; "
             "sys.exit(main(['play', 'classic-4p', '-s', 'baseline', '-s', 'random', '--games', '4', '--seed', '1', "
             "'--quiet']))")
-PLAY_API = ("from sim import play; from sim.engine import cache as jit; "
+PLAY_API = ("from sim import play; from sim.engine import compiling as jit; "
             "g = play('classic-4p', ['baseline', 'random'], games=4, seed=1).games; "
             "print('scores', g.score_0.tolist(), g.score_1.tolist()); "
             "print('compiled', sorted(jit.compiled_here()))")
@@ -152,7 +153,7 @@ def test_a_second_checkout_plays_without_compiling_and_a_heuristic_edit_recompil
     assert "compiling" not in again.stderr
 
 
-PROBE = ("from sim.engine import cache as jit; from sim.engine.probe import probe_nb; "
+PROBE = ("from sim.engine import compiling as jit; from sim.engine.probe import probe_nb; "
          "print('probe', probe_nb(40)); print('compiled', sorted(jit.compiled_here()))")
 
 
@@ -197,7 +198,9 @@ def test_numba_cache_dir_is_honoured(tmp_path):
 SEPARATE_PROBE = """
 import sys
 from numba import njit, types
-from sim.engine.link import separate
+from sim.engine.link import install, separate
+
+assert install() == "separate"  # what a command does before it compiles
 
 for i in range(int(sys.argv[1])):  # compiles before: numba's count of them goes into every symbol
     njit(lambda x: x + i)(1)
@@ -237,15 +240,207 @@ def test_a_separate_kernel_has_the_same_symbol_in_every_process(tmp_path):
 def test_the_compiling_line_estimates_each_strategy_by_its_own_last_compile(tmp_path, monkeypatch):
     """`random` compiles in a fraction of a second and the heuristic in several: one estimate for every
     strategy said "about 0 s" before a heuristic compile. Each is its own, never under a second."""
-    monkeypatch.setattr(jit, "cache_root", lambda: tmp_path)
-    assert jit.compile_estimate("engine") == jit.DEFAULT_SECONDS["engine"]  # nothing measured yet
-    jit._record_time("strategy-random", 0.3)
-    jit._record_time("strategy-heuristic", 7.5)
-    jit._record_time("engine", 54.2)
-    assert jit.compile_estimate("strategy-random") == 1
-    assert jit.compile_estimate("strategy-heuristic") == 8
-    assert jit.compile_estimate("strategy-search") == jit.DEFAULT_SECONDS["strategies"]
-    assert jit.compile_estimate("engine") == 55
+    monkeypatch.setattr(compiling, "_times_path", lambda: tmp_path / compiling.TIMES)
+    assert compiling.compile_estimate("engine") == compiling.DEFAULT_SECONDS["engine"]  # nothing measured yet
+    compiling._record_time("strategy-random", 0.3)
+    compiling._record_time("strategy-heuristic", 7.5)
+    compiling._record_time("engine", 54.2)
+    assert compiling.compile_estimate("strategy-random") == 1
+    assert compiling.compile_estimate("strategy-heuristic") == 8
+    assert compiling.compile_estimate("strategy-search") == compiling.DEFAULT_SECONDS["strategies"]
+    assert compiling.compile_estimate("engine") == 55
     folder = tmp_path / "strategy-heuristic-0123456789abcdef"
-    line = jit._CompileWatch().message(folder)  # the line numba's compile event prints
+    line = compiling.CompileWatch().message(folder)  # the line numba's compile event prints
     assert "`heuristic` for these sources (its code changed; the engine is loaded), about 8 s" in line
+
+
+LINK_PROBE = """
+from numba import njit, types
+from sim.engine import link
+
+assert link.install() == "separate"
+
+def apart(x):
+    return x * 3 + 1
+
+def caller(x):
+    return apart(x) + 1
+
+apart = link.separate(njit(apart))
+caller = njit(caller)
+caller.compile((types.int64,))
+symbol = apart.overloads[(types.int64,)].fndesc.mangled_name
+ir = caller.inspect_llvm((types.int64,))
+print("defined", f"define" in ir and any(line.startswith("define") and symbol in line for line in ir.splitlines()))
+print("declared", any(line.startswith("declare") and symbol in line for line in ir.splitlines()))
+print("result", caller(4))
+"""
+
+
+def test_a_separate_kernel_is_called_by_symbol_and_never_linked_into_its_callers(tmp_path):
+    """The compile saving (sim/engine/link.py): a caller declares a separate kernel and calls it by its symbol;
+    numba by itself would link the kernel's whole code into every caller and compile it again there."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("no compiled code")
+    (tmp_path / "probe_apart.py").write_text(LINK_PROBE)
+    r = subprocess.run([sys.executable, "probe_apart.py"], capture_output=True, text=True, cwd=tmp_path,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert "defined False" in r.stdout and "declared True" in r.stdout and "result 14" in r.stdout, r.stdout
+
+
+IMPORT_ALL = """
+import importlib, pkgutil, sys, json
+import numba
+from numba.core import base, bytecode, caching, config, event
+import sim, strategies
+
+def snapshot():
+    settings = {k: repr(v) for k, v in vars(config).items() if k.isupper()}
+    return {"config": settings, "locators": [c.__name__ for c in caching.CacheImpl._locator_classes],
+            "insert": base.BaseContext.insert_user_function.__module__,
+            "identity": bytecode.FunctionIdentity.from_function.__func__.__module__,
+            "listeners": {k: len(v) for k, v in event._registered.items()}}
+
+before = snapshot()
+names = []
+for pkg in (sim, strategies):
+    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        importlib.import_module(m.name)
+        names.append(m.name)
+after = snapshot()
+print(json.dumps({"same": before == after, "modules": len(names),
+                  "changed": {k: (before[k], after[k]) for k in before if before[k] != after[k]}}))
+"""
+
+
+def test_importing_any_module_touches_no_file_and_changes_no_configuration(tmp_path):
+    """Issue 36: reading a preset or importing a module must not configure numba, install the link patch or
+    create, touch or prune a cache folder (another checkout's process may be using it)."""
+    cache = tmp_path / "cache"
+    root = cache / "canasta-lab"
+    old = root / "engine-0123456789abcdef"  # another source version's folder, old enough to prune
+    old.mkdir(parents=True)
+    os.utime(old, (1, 1))
+    os.utime(root, (1, 1))
+    listing = {p: p.stat().st_mtime for p in cache.rglob("*")}
+    for d in (root, cache):
+        d.chmod(0o555)  # read-only: a write would fail loudly, not only show in the listing
+    try:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(cache), "PYTHONDONTWRITEBYTECODE": "1",
+               "MPLCONFIGDIR": str(tmp_path / "mpl")}
+        r = subprocess.run([sys.executable, "-c", IMPORT_ALL], capture_output=True, text=True, env=env,
+                           cwd=tmp_path, timeout=600)
+    finally:
+        for d in (cache, root):
+            d.chmod(0o755)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    seen = json.loads(r.stdout.strip().splitlines()[-1])
+    assert seen["modules"] > 50 and seen["same"], seen["changed"]
+    assert {p: p.stat().st_mtime for p in cache.rglob("*")} == listing  # nothing made, touched or removed
+    assert "compiling" not in r.stderr
+
+
+def test_old_folders_go_only_when_no_process_uses_them_and_none_was_used_in_the_last_day(tmp_path):
+    from sim.engine import folders
+
+    now = 10 * folders.FRESH_SECONDS
+    made = []
+    for i in range(folders.KEEP + 3):  # more old engine folders than are kept
+        d = tmp_path / f"engine-{i:016x}"
+        d.mkdir()
+        os.utime(d, (i, i))  # all long unused, the highest number most recently
+        made.append(d)
+    fresh = tmp_path / "engine-ffffffffffffffff"
+    fresh.mkdir()
+    os.utime(fresh, (now - 60, now - 60))  # used a minute ago by another checkout
+    busy = made[0]
+    (busy / folders.IN_USE).mkdir()
+    (busy / folders.IN_USE / str(os.getppid())).touch()  # a living process (the test's parent) uses it
+    os.utime(busy, (0, 0))  # ... and it is the oldest of all
+    gone = folders.prune(tmp_path, {"engine-current"}, now=now)
+    assert fresh.is_dir() and busy.is_dir()
+    # the KEEP most recently used stay (the fresh one among them); of the others all but the busy one go
+    assert sorted(gone) == sorted(made[1:folders.KEEP])
+    assert all(d.is_dir() for d in made[folders.KEEP:])
+
+
+FENCED = """
+import numba.core.base as base
+import numba.core.caching as caching
+
+numba_own = base.BaseContext.insert_user_function
+
+
+def insert_user_function(self, func, fndesc, libs=()):  # a numba release that rewrote the method link.py replaces
+    numba_own(self, func, fndesc, libs)
+
+
+base.BaseContext.insert_user_function = insert_user_function
+del caching.CompileResultCacheImpl  # ... and dropped a name the cache glue subclasses
+""" + PLAY_API
+
+
+@pytest.mark.compile
+def test_where_numba_changed_what_the_glue_needs_it_is_skipped_with_one_line_and_the_games_are_the_same(tmp_path):
+    """The fence (sim/engine/fence.py): a replaced method whose source changed, or a private name gone, skips that
+    part of the glue with one line each; the engine then compiles without the link saving and keeps nothing on
+    disk, and plays exactly the same games."""
+    usual = subprocess.run([sys.executable, "-c", PLAY_API], capture_output=True, text=True, cwd=ROOT, timeout=900,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})  # the shared cache, the glue in use
+    assert usual.returncode == 0, usual.stderr
+    fenced = run_in(ROOT, tmp_path / "fenced", FENCED)
+    lines = [x for x in fenced.stderr.splitlines() if "relies on: going on without it" in x]
+    assert len(lines) == 2, fenced.stderr
+    assert "insert_user_function` changed" in lines[0] + lines[1]
+    assert "CompileResultCacheImpl` is missing" in lines[0] + lines[1]
+    assert scores(fenced.stdout) == scores(usual.stdout)
+    assert not list((tmp_path / "fenced").rglob("*.nbi"))  # nothing kept on disk
+
+
+USER_FILE = '''
+from sim.engine import contract as L
+from strategies.user import DEFER, user_strategy
+
+
+@user_strategy("probe-high-discard", base="baseline")
+def probe_high_discard(rules, obs, opts, n, knobs):
+    """Throws its most valuable card."""
+    if obs[L.OB_DP] != L.DP_DISCARD:
+        return DEFER
+    best, bestv = 0, -1
+    for i in range(n):
+        v = rules[L.R_CARDVAL + L.card_rank(L.option_card(opts, i))]
+        if v > bestv:
+            best, bestv = i, v
+    return best
+'''
+
+
+def test_a_user_file_compiles_once_for_its_content_saying_so_and_loads_from_then_on(tmp_path):
+    """Issue 36, part 5: `--load` compiled the user's file on every run and said "compiling the engine"; it is
+    kept by its content, the line names it, and a second run prints nothing and starts as fast as a plain run."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("no compiled code")
+    import time
+
+    (tmp_path / "mine.py").write_text(f"# {tmp_path}: a content of its own, so its first run compiles\n" + USER_FILE)
+    common = ["compare", "classic-4p", "--games", "4", "--seed", "1", "--quiet", "--workers", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def run(*args: str) -> tuple[subprocess.CompletedProcess, float]:
+        t0 = time.perf_counter()
+        r = subprocess.run([sys.executable, "-m", "sim.cli", *common, *args], capture_output=True, text=True,
+                           cwd=tmp_path, env=env, timeout=600)
+        assert r.returncode == 0, r.stderr
+        return r, time.perf_counter() - t0
+
+    first, _ = run("-s", "probe-high-discard", "-s", "expert", "--load", "mine.py")
+    assert "compiling `probe_high_discard` of mine.py for its content" in first.stderr, first.stderr
+    assert "compiling the engine" not in first.stderr
+    loaded = [run("-s", "probe-high-discard", "-s", "expert", "--load", "mine.py") for _ in range(2)]
+    plain = [run("-s", "baseline", "-s", "expert") for _ in range(2)]
+    assert all(r.stderr == "" for r, _ in loaded), loaded[0][0].stderr
+    assert min(t for _, t in loaded) < min(t for _, t in plain) + 1.0  # within a second of a plain run

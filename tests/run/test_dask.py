@@ -57,10 +57,10 @@ def test_a_tuned_strategy_registered_only_here_plays_on_the_cluster(cluster):
 
 
 def test_workers_running_other_engine_sources_are_refused(cluster, monkeypatch):
-    from sim.engine import cache as jit
+    from sim.engine import sources
     from sim.run.runner import SchedulerError, dask_client
 
-    monkeypatch.setattr(jit, "source_hash", lambda root=None: "0123456789abcdef")
+    monkeypatch.setattr(sources, "source_hash", lambda root=None: "0123456789abcdef")
     with pytest.raises(SchedulerError, match="runs other engine sources"):
         dask_client(cluster.scheduler_address)
 
