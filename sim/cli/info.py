@@ -211,8 +211,6 @@ def cmd_cache(args: argparse.Namespace) -> None:
         gone = jit.clear()
         print(f"removed {len(gone)} compiled folder(s) of the engine and strategies from {jit.cache_root()}")
         return
-    from strategies import REGISTRY
-
     d = jit.cache_dir()
     engine = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
     print(f"compiled code for these sources, in {jit.cache_root()} (found by the sources' content, "
