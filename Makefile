@@ -4,13 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench reports notebooks try-numba clean
+.PHONY: run test test-fast lint bench reports notebooks try-numba clean $(VENV)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+# `make .venv`: the environment alone, created and installed as every target below does it (phony: the folder
+# exists before its install is done, so the stamp decides)
+$(VENV): $(STAMP)
 
 # the main job: should I freeze the pile, and how does the answer change across the four-player presets?
 # A report per preset and one view across them under out/run/ (ignored by git); the games stay in
