@@ -33,6 +33,7 @@ from sim.run.frames import side_labels
 from sim.run.output import folder_name, prepare_output, whole_deals, write_output_record
 from sim.run.runner import Job, Progress, make_job, whole_number
 from sim.run.seating import short
+from sim.run.store import arrow_errors, damaged
 from sim.stats import Moments
 from strategies import StrategyChoice, StrategySpec, parse_strategy
 
@@ -168,6 +169,16 @@ def tally_hands(job: Job, hands: pd.DataFrame, tallies: dict[str, Tally], upto: 
             t.score = t.score + Moments.of(h[f"total_{s}"].to_numpy(np.float64))
 
 
+def read_hands_part(path: Path) -> pd.DataFrame:
+    """One hands part of a resumed run, or the one line naming it when its data cannot be read."""
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path).to_pandas()
+    except arrow_errors():
+        raise damaged(path, "its data cannot be read") from None
+
+
 class ProfileRun(Experiment):
     """An Experiment that records the hands and adds each finished chunk to the tallies, then lets it
     go; the games already in a resumed run folder are tallied from its hand parts."""
@@ -176,12 +187,14 @@ class ProfileRun(Experiment):
                  tallies: list[dict[str, Tally]], **kwargs: Any) -> None:
         super().__init__(jobs, budget, outs, hands=True, per_game=False, **kwargs)  # the tallies are all it reads
         self.tallies = tallies
-        import pyarrow.parquet as pq
-
-        for i, f in enumerate(self.folders):
-            if f is not None:
-                for part in f.parts(hands=True):
-                    tally_hands(self.jobs[i], pq.read_table(part).to_pandas(), self.tallies[i], budget)
+        try:
+            for i, f in enumerate(self.folders):
+                if f is not None:
+                    for part in f.parts(hands=True):
+                        tally_hands(self.jobs[i], read_hands_part(part), self.tallies[i], budget)
+        except BaseException:  # a part unreadable: a folder made for this call goes again, and the pool with it
+            self.close()
+            raise
 
     reads_hands = True
 

@@ -227,14 +227,15 @@ def load(path: str | os.PathLike[str]) -> Any:
     if command not in TABLES or not (p / TABLES[command]).exists():
         raise ResultsError(f"{str(p)!r}: its {command} tables are missing (a run stopped before the end); run the "
                            "same command again to finish it")
-    main = read_parquet(p / TABLES[command])
+    again = "run the same command again to write it anew"  # every run of a command rewrites its tables
+    main = read_parquet(p / TABLES[command], again)
     meta = main.meta
     if command == "compare":
         return Comparison(meta["variant"], meta["labels"], main.games, meta["games"], meta["seed"], meta.get("sprt"),
                           {k: v for k, v in meta.items() if k not in ("sprt", "labels")})
     if command == "tournament":
         return Tournament(meta["variant"], meta["strategies_order"], main.games,
-                          read_parquet(p / MATRIX_FILE).games, read_parquet(p / RANKING_FILE).games,
+                          read_parquet(p / MATRIX_FILE, again).games, read_parquet(p / RANKING_FILE, again).games,
                           meta["games_per_pair"], meta["seed"],
                           {k: v for k, v in meta.items() if k != "strategies_order"})
     df = main.games

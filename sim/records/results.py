@@ -16,7 +16,16 @@ from sim.rules import Variant
 from sim.run.experiment import Experiment
 from sim.run.frames import games_frame, hands_frame
 from sim.run.runner import make_job
-from sim.run.store import META_KEY, RUN_FILE, ResultsError, can_write_in, load_folder, outside_runs, write_table
+from sim.run.store import (
+    META_KEY,
+    RUN_FILE,
+    ResultsError,
+    arrow_errors,
+    can_write_in,
+    load_folder,
+    outside_runs,
+    write_table,
+)
 from strategies import StrategyChoice, StrategySpec
 
 __all__ = ["META_KEY", "Results", "ResultsError", "play", "read"]
@@ -117,8 +126,10 @@ def write_parquet(df: pd.DataFrame, meta: dict[str, Any], path: str | os.PathLik
     write_table(df, meta, p if str(p.parent) else Path(".") / p)
 
 
-def read_parquet(path: str | os.PathLike[str]) -> Results:
-    """A single results file (a table with our metadata record)."""
+def read_parquet(path: str | os.PathLike[str],
+                 remedy: str = "run the command that wrote it again to write it anew") -> Results:
+    """A single results file (a table with our metadata record). A damaged one is refused in one line naming
+    it, with `remedy`: what to do about it."""
     import pyarrow.parquet as pq
 
     p = Path(path)
@@ -127,12 +138,18 @@ def read_parquet(path: str | os.PathLike[str]) -> Results:
     if p.is_dir():
         raise ResultsError(f"{str(p)!r} is a folder; read a run folder with sim.records.results.read")
     try:
-        table = pq.read_table(p)
-    except Exception as exc:  # pyarrow raises several types for a damaged file
+        pq.read_metadata(p)
+    except arrow_errors() as exc:
         raise ResultsError(f"{str(p)!r} is not a readable Parquet file ({type(exc).__name__})") from None
+    try:
+        table = pq.read_table(p)
+    except arrow_errors():  # a damaged page under an intact footer
+        raise ResultsError(f"{str(p)!r} is damaged (its data cannot be read): {remedy}") from None
     raw = (table.schema.metadata or {}).get(META_KEY)
     if raw is None:
         raise ResultsError(f"{str(p)!r} was not written by canasta-lab (no {META_KEY.decode()} metadata)")
-    return Results(table.to_pandas(), None, json.loads(raw))
-
-
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        raise ResultsError(f"{str(p)!r} is damaged (its record cannot be read): {remedy}") from None
+    return Results(table.to_pandas(), None, meta)
