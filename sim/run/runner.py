@@ -3,6 +3,7 @@ game index) only, never on the number of workers or the chunk size."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -360,11 +361,13 @@ class Pool:
         return self._ex
 
     def abort(self) -> None:
+        """Stop at once: the tasks not started are dropped, the workers ended (and waited for, at most
+        ABORT_SECONDS) however far into a task they are."""
         if self._ex is not None:
+            # no public handle on the pool's processes, and shutdown() lets go of the private one
+            procs = list((getattr(self._ex, "_processes", None) or {}).values())
             self._ex.shutdown(wait=False, cancel_futures=True)
-            procs = getattr(self._ex, "_processes", None) or {}  # no public handle on the pool's processes
-            for proc in list(procs.values()):
-                proc.terminate()
+            end_processes(procs)
         self._ex = None
         self.broken = True
 
@@ -372,6 +375,29 @@ class Pool:
         if self._ex is not None:
             self._ex.shutdown()
         self._ex = None
+
+
+ABORT_SECONDS = 5.0  # a worker told to end (SIGTERM) is waited for this long, then killed
+
+
+def end_processes(procs: Sequence[Any]) -> None:
+    """End multiprocessing processes: SIGTERM, then SIGKILL for any still there after ABORT_SECONDS."""
+    from multiprocessing.connection import wait
+
+    for proc in procs:
+        with contextlib.suppress(ValueError, OSError):  # closed, or already gone
+            proc.terminate()
+    left = {}
+    for proc in procs:
+        with contextlib.suppress(ValueError):  # a closed process object has no sentinel
+            left[proc.sentinel] = proc
+    deadline = time.monotonic() + ABORT_SECONDS
+    while left and time.monotonic() < deadline:
+        for s in wait(list(left), deadline - time.monotonic()):
+            left.pop(s)
+    for proc in left.values():
+        with contextlib.suppress(ValueError, OSError):
+            proc.kill()
 
 
 def _in_process(i: int, job: Job, g0: int, n_games: int, chunk: int, want_hands: bool,
