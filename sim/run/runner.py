@@ -4,6 +4,7 @@ game index) only, never on the number of workers or the chunk size."""
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -15,6 +16,7 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.rules import Variant, get_variant, pack
+from sim.run.stopping import start_worker
 from strategies import REGISTRY, StrategyChoice, StrategySpec, parse_strategy
 
 
@@ -348,7 +350,9 @@ def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, c
 
 
 class Pool:
-    """Worker processes made when first needed and kept until closed."""
+    """Worker processes made when first needed and kept until closed. Each worker leaves Ctrl-C to this
+    process, ends at once on SIGTERM, and ends by itself when this process ends, however it ends
+    (sim.run.stopping.start_worker): a `kill -9` or a notebook kernel's restart leaves no worker behind."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -357,7 +361,12 @@ class Pool:
 
     def executor(self) -> ProcessPoolExecutor:
         if self._ex is None:
-            self._ex = ProcessPoolExecutor(max_workers=self.workers)
+            ctx = multiprocessing.get_context()
+            # a forked or spawned worker is a child of this process; a forkserver's is the server's (which
+            # ends when this process does), so the worker takes its parent as it finds it
+            parent = os.getpid() if ctx.get_start_method() in ("fork", "spawn") else None
+            self._ex = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=start_worker,
+                                           initargs=(parent,))
         return self._ex
 
     def abort(self) -> None:
