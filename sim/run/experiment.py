@@ -338,11 +338,15 @@ class Experiment:
                 self._start()
             update = self._bar[0] if self._bar else None
             t0 = time.perf_counter()
+            chunks = iter_chunks(self.jobs, ranges, self.workers, self.chunk, self.hands, update, self.scheduler,
+                                 self._pool)
             try:
-                for i, g0, g, h in iter_chunks(self.jobs, ranges, self.workers, self.chunk,
-                                               self.hands, update, self.scheduler, self._pool):
+                for i, g0, g, h in chunks:
                     self._take(i, g0, g, h)
             finally:
+                # an exception here (Ctrl-C while a part is written) stops the workers as one in the pool's wait
+                # does: without it they went on playing every game handed out, and the pool's close waited for them
+                chunks.close()
                 self.wall += time.perf_counter() - t0
                 release_arrow()  # what writing the parts left in Arrow's pool, before the statistics are read
                 if self._pool.broken:

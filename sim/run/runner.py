@@ -390,7 +390,8 @@ ABORT_SECONDS = 5.0  # a worker told to end (SIGTERM) is waited for this long, t
 
 
 def end_processes(procs: Sequence[Any]) -> None:
-    """End multiprocessing processes: SIGTERM, then SIGKILL for any still there after ABORT_SECONDS."""
+    """End multiprocessing processes: SIGTERM, then SIGKILL for any still there after ABORT_SECONDS; each
+    waited for until it has ended (its sentinel is ready a moment before: its files close first)."""
     from multiprocessing.connection import wait
 
     for proc in procs:
@@ -407,6 +408,9 @@ def end_processes(procs: Sequence[Any]) -> None:
     for proc in left.values():
         with contextlib.suppress(ValueError, OSError):
             proc.kill()
+    for proc in procs:
+        with contextlib.suppress(ValueError, AssertionError, OSError):  # closed, or not this process's child
+            proc.join(ABORT_SECONDS)
 
 
 def _in_process(i: int, job: Job, g0: int, n_games: int, chunk: int, want_hands: bool,
