@@ -372,13 +372,12 @@ class Pool:
     def abort(self) -> None:
         """Stop at once: the tasks not started are dropped, the workers ended (and waited for, at most
         ABORT_SECONDS) however far into a task they are."""
-        if self._ex is not None:
+        ex, self._ex, self.broken = self._ex, None, True  # first: a second Ctrl-C below leaves nothing to wait for
+        if ex is not None:
             # no public handle on the pool's processes, and shutdown() lets go of the private one
-            procs = list((getattr(self._ex, "_processes", None) or {}).values())
-            self._ex.shutdown(wait=False, cancel_futures=True)
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
             end_processes(procs)
-        self._ex = None
-        self.broken = True
 
     def close(self) -> None:
         if self._ex is not None:
