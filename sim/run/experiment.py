@@ -41,6 +41,7 @@ from sim.run.runner import (
     resolve_workers,
     whole_number,
 )
+from sim.run.stopping import sigterm_interrupts
 from sim.run.store import PLAY, RunFolder, arrow_errors, damaged, open_run, release_arrow
 from sim.stats import CONFIDENCE, DealStats, Moments, pair_values, summarize_pairs, wilson
 from sim.version import __version__
@@ -324,25 +325,32 @@ class Experiment:
         self._started = True
 
     def advance(self, target: int | None = None) -> None:
-        """Play every missing game below `target` (default: the budget) of every job."""
+        """Play every missing game below `target` (default: the budget) of every job. Ctrl-C, or a SIGTERM
+        while the games play (sim.run.stopping), stops at once with KeyboardInterrupt: the finished parts
+        stay in the run folders and the workers end."""
         target = self.budget if target is None else min(target, self.budget)
         ranges = self.missing(target)
         if not ranges:
             return
-        if not self._started:
-            self._start()
-        update = self._bar[0] if self._bar else None
-        t0 = time.perf_counter()
-        try:
-            for i, g0, g, h in iter_chunks(self.jobs, ranges, self.workers, self.chunk,
-                                           self.hands, update, self.scheduler, self._pool):
-                self._take(i, g0, g, h)
-        finally:
-            self.wall += time.perf_counter() - t0
-            release_arrow()  # what writing the parts left in Arrow's pool, before the statistics are read
-            if self._pool.broken:
-                self._pool = Pool(resolve_workers(self.workers))
-                self._own_pool = True
+        with sigterm_interrupts():
+            if not self._started:
+                self._start()
+            update = self._bar[0] if self._bar else None
+            t0 = time.perf_counter()
+            chunks = iter_chunks(self.jobs, ranges, self.workers, self.chunk, self.hands, update, self.scheduler,
+                                 self._pool)
+            try:
+                for i, g0, g, h in chunks:
+                    self._take(i, g0, g, h)
+            finally:
+                # an exception here (Ctrl-C while a part is written) stops the workers as one in the pool's wait
+                # does: without it they went on playing every game handed out, and the pool's close waited for them
+                chunks.close()
+                self.wall += time.perf_counter() - t0
+                release_arrow()  # what writing the parts left in Arrow's pool, before the statistics are read
+                if self._pool.broken:
+                    self._pool = Pool(resolve_workers(self.workers))
+                    self._own_pool = True
 
     def _take(self, i: int, g0: int, g: np.ndarray, h: np.ndarray) -> None:
         job = self.jobs[i]

@@ -3,6 +3,8 @@ game index) only, never on the number of workers or the chunk size."""
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -14,6 +16,7 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.rules import Variant, get_variant, pack
+from sim.run.stopping import start_worker
 from strategies import REGISTRY, StrategyChoice, StrategySpec, parse_strategy
 
 
@@ -347,7 +350,9 @@ def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, c
 
 
 class Pool:
-    """Worker processes made when first needed and kept until closed."""
+    """Worker processes made when first needed and kept until closed. Each worker leaves Ctrl-C to this
+    process, ends at once on SIGTERM, and ends by itself when this process ends, however it ends
+    (sim.run.stopping.start_worker): a `kill -9` or a notebook kernel's restart leaves no worker behind."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -356,22 +361,55 @@ class Pool:
 
     def executor(self) -> ProcessPoolExecutor:
         if self._ex is None:
-            self._ex = ProcessPoolExecutor(max_workers=self.workers)
+            ctx = multiprocessing.get_context()
+            # a forked or spawned worker is a child of this process; a forkserver's is the server's (which
+            # ends when this process does), so the worker takes its parent as it finds it
+            parent = os.getpid() if ctx.get_start_method() in ("fork", "spawn") else None
+            self._ex = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=start_worker,
+                                           initargs=(parent,))
         return self._ex
 
     def abort(self) -> None:
-        if self._ex is not None:
-            self._ex.shutdown(wait=False, cancel_futures=True)
-            procs = getattr(self._ex, "_processes", None) or {}  # no public handle on the pool's processes
-            for proc in list(procs.values()):
-                proc.terminate()
-        self._ex = None
-        self.broken = True
+        """Stop at once: the tasks not started are dropped, the workers ended (and waited for, at most
+        ABORT_SECONDS) however far into a task they are."""
+        ex, self._ex, self.broken = self._ex, None, True  # first: a second Ctrl-C below leaves nothing to wait for
+        if ex is not None:
+            # no public handle on the pool's processes, and shutdown() lets go of the private one
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            end_processes(procs)
 
     def close(self) -> None:
         if self._ex is not None:
             self._ex.shutdown()
         self._ex = None
+
+
+ABORT_SECONDS = 5.0  # a worker told to end (SIGTERM) is waited for this long, then killed
+
+
+def end_processes(procs: Sequence[Any]) -> None:
+    """End multiprocessing processes: SIGTERM, then SIGKILL for any still there after ABORT_SECONDS; each
+    waited for until it has ended (its sentinel is ready a moment before: its files close first)."""
+    from multiprocessing.connection import wait
+
+    for proc in procs:
+        with contextlib.suppress(ValueError, OSError):  # closed, or already gone
+            proc.terminate()
+    left = {}
+    for proc in procs:
+        with contextlib.suppress(ValueError):  # a closed process object has no sentinel
+            left[proc.sentinel] = proc
+    deadline = time.monotonic() + ABORT_SECONDS
+    while left and time.monotonic() < deadline:
+        for s in wait(list(left), deadline - time.monotonic()):
+            left.pop(s)
+    for proc in left.values():
+        with contextlib.suppress(ValueError, OSError):
+            proc.kill()
+    for proc in procs:
+        with contextlib.suppress(ValueError, AssertionError, OSError):  # closed, or not this process's child
+            proc.join(ABORT_SECONDS)
 
 
 def _in_process(i: int, job: Job, g0: int, n_games: int, chunk: int, want_hands: bool,
