@@ -21,7 +21,8 @@ from strategies import StrategyError
 
 __all__ = ["INTERRUPTED", "REPORTS_DIR", "CliError", "OneLineParser", "build_parser", "main"]
 
-INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C, as shells report it
+INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C or by SIGTERM (kill PID: the run layer turns it
+# into the same KeyboardInterrupt while games play), as shells report Ctrl-C
 
 
 class OneLineParser(argparse.ArgumentParser):
