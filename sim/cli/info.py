@@ -213,7 +213,9 @@ def cmd_cache(args: argparse.Namespace) -> None:
         print(f"removed {len(gone)} compiled folder(s) of the engine and strategies from {jit.cache_root()}")
         return
     d = jit.cache_dir()
-    engine = "compiled" if jit.is_compiled() else "not compiled yet (the next run compiles it)"
+    from sim.engine.game import play_batch_nb
+
+    engine = "compiled" if jit.is_compiled(play_batch_nb) else "not compiled yet (the next run compiles it)"
     print(f"compiled code for these sources, in {jit.cache_root()} (found by the sources' content, "
           "whatever the checkout's folder):")
     print(f"  engine: {d.name}: {engine}; {folder_size(d) / 1e6:.1f} MB")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from .sources import PACKAGE_ROOT, group_hashes, user_hash
 
 _FOLDERS: dict[str, tuple[Path, str]] = {}  # real path of a compiled source -> (its folder, its stamp)
 _STATE: dict[str, Any] = {}  # root, linking, the engine's folder: set by configure()
+ON_CONFIGURE: list[Callable[[], None]] = []  # run once the cache is configured (sim/engine/compiling.py's line)
 
 
 def folder_for(py_file: str) -> tuple[Path, str]:
@@ -161,7 +162,6 @@ def configure() -> Path:
     if _STATE:
         return _STATE["engine"]
     from . import link
-    from .compiling import WATCH
 
     linking = link.install()
     root = F.cache_root()
@@ -173,7 +173,8 @@ def configure() -> Path:
     F.prune(root, names)
     engine = _FOLDERS[os.path.realpath(next(p for p in groups if "/engine/" in p.as_posix()))][0]
     _STATE.update(root=root, linking=linking, engine=engine)
-    WATCH.install()
+    for hook in ON_CONFIGURE:
+        hook()
     return engine
 
 
@@ -216,17 +217,11 @@ def index_holds(fn: Any) -> bool:
     return any(key[1:] == tail for key in index)
 
 
-def engine_entry() -> Any:
-    from .game import play_batch_nb
-
-    return play_batch_nb
-
-
-def is_compiled(fns: Sequence[Any] = ()) -> bool:
-    """True when numba's index holds the engine's entry point and every given strategy function for these
-    sources."""
-    return bool(config.DISABLE_JIT) or all(index_holds(f) for f in [engine_entry(), *fns]
-                                           if folder_of(f) is not None or f is engine_entry())
+def is_compiled(entry: Any, fns: Sequence[Any] = ()) -> bool:
+    """True when numba's index holds the engine's entry point `entry` (sim.engine.game.play_batch_nb, which the
+    caller names: this module sits below every kernel) and every given strategy function for these sources."""
+    return bool(config.DISABLE_JIT) or all(index_holds(f) for f in [entry, *fns]
+                                           if folder_of(f) is not None or f is entry)
 
 
 def version_folders() -> list[Path]:

@@ -20,6 +20,8 @@ from typing import Any
 from numba.core import config, event
 
 from . import folders as F
+from .cache import ON_CONFIGURE, cache_root, configure, folder_of, index_holds
+from .fence import check
 
 TIMES = "compile-times.json"  # the last compile's seconds on this machine, per kind, for the estimate
 # the estimate shown before the first compile ever on this machine: the engine with baseline, a strategy module
@@ -36,8 +38,6 @@ def notify_stderr(message: str) -> None:
 
 
 def _times_path() -> Path:
-    from .cache import cache_root
-
     return cache_root() / TIMES
 
 
@@ -88,8 +88,6 @@ class CompileWatch(event.Listener):
             self._installed = True
 
     def on_start(self, ev: event.Event) -> None:
-        from .cache import folder_of
-
         disp = ev.data.get("dispatcher")
         folder = folder_of(disp) if disp is not None else None
         self.depth += 1
@@ -107,12 +105,8 @@ class CompileWatch(event.Listener):
         self.depth = max(0, self.depth - 1)
 
     def message(self, folder: Path, fn: Any = None) -> str:
-        from .cache import cache_root
-
         kind = F.family(folder.name)
         if kind == "engine" or (self.engine_loaded is False and kind.startswith("strategy-")):
-            from .fence import check
-
             kept = (f"later runs, in any checkout of the same sources, load it from {cache_root()}" if check("cache")
                     else "this numba keeps nothing on disk: every process compiles it")
             return (f"canasta-lab: compiling the engine once for these sources, about {compile_estimate('engine')} s "
@@ -127,30 +121,38 @@ class CompileWatch(event.Listener):
 
 
 WATCH = CompileWatch()
+ON_CONFIGURE.append(WATCH.install)  # every compile or load configures the cache first: the line is in place
 _READY = False
 
 
-def compile_once(fns: Sequence[Any], warm: Callable[[], None], notify: Callable[[str], None] = notify_stderr) -> None:
-    """Compile (or load from the cache) every strategy function in `fns` and the engine, whose entry point `warm()`
-    calls once. numba's compile event says when anything is compiled (one line, before it starts) and the time it
-    took is kept for the next estimate."""
+def compile_strategy(f: Any, sig: Any) -> None:
+    """Give a strategy function its one compiled signature (from the cache when it is there) and close it to
+    others: numba types a tuple of such functions as one first-class function type, so the engine is compiled
+    once whatever the strategies."""
+    if hasattr(f, "compile") and getattr(f, "_can_compile", False):
+        f.compile(sig)
+        f.disable_compile()
+
+
+def compile_once(fns: Sequence[Any], sig: Any, entry: Any, warm: Callable[[], None],
+                 notify: Callable[[str], None] = notify_stderr) -> None:
+    """Compile (or load from the cache) every strategy function in `fns` with the strategy signature `sig`, and the
+    engine, whose entry point `entry` `warm()` calls once. numba's compile event says when anything is compiled
+    (one line, before it starts) and the time it took is kept for the next estimate."""
     global _READY
     if config.DISABLE_JIT:
         return
-    from .cache import configure, engine_entry, index_holds
-    from .jit import compile_strategy
-
     configure()
     WATCH.announced = False  # each compile says so, even a second one in this process
     before = dict(WATCH.compiled)
     WATCH.say = notify
-    WATCH.engine_loaded = _READY or index_holds(engine_entry())
+    WATCH.engine_loaded = _READY or index_holds(entry)
     t0 = time.perf_counter()
     thresholds = gc.get_threshold()
     gc.set_threshold(*COMPILE_GC_THRESHOLDS)
     try:
         for f in fns:
-            compile_strategy(f)
+            compile_strategy(f, sig)
         if not _READY:
             warm()
     finally:

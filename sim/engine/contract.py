@@ -21,6 +21,7 @@ from numba import njit, types
 from numba.extending import register_jitable
 
 from .cache import cached
+from .compiling import WATCH  # noqa: F401 - imported for its hook: every compile of a kernel says so
 
 # Sizes ------------------------------------------------------------------------------------------
 MAXP = 8  # seats

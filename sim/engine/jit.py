@@ -37,11 +37,10 @@ def compile_strategy(f: Any) -> None:
     """Give a strategy function its one compiled signature (from the cache when it is there) and
     close it to others: numba types a tuple of such functions as one first-class function type,
     so the engine is compiled once whatever the strategies."""
+    from .compiling import compile_strategy as compile_with
     from .contract import DECIDE_SIG
 
-    if hasattr(f, "compile") and getattr(f, "_can_compile", False):
-        f.compile(DECIDE_SIG)
-        f.disable_compile()
+    compile_with(f, DECIDE_SIG)
 
 
 def function_value(fn: Any) -> Any:

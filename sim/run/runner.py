@@ -114,12 +114,14 @@ def prepare_engine(fns: Sequence | None = None) -> None:
     A run compiles only what it plays: a built-in strategy it does not use is compiled by the first
     run that does (one line says so)."""
     from sim.engine.compiling import compile_once
+    from sim.engine.contract import DECIDE_SIG
+    from sim.engine.game import play_batch_nb
 
     every: list = []
     for f in [s.decide for s in REGISTRY.values() if not s.is_user] if fns is None else fns:
         if not any(f is g for g in every):
             every.append(f)
-    compile_once(every, _warm_engine(every[:1]))
+    compile_once(every, DECIDE_SIG, play_batch_nb, _warm_engine(every[:1]))
 
 
 def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
@@ -128,10 +130,11 @@ def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
     compiling them. When only worker processes will play built-in strategies that are already
     compiled, this process does not load the engine at all: it would hold about 60 MB for nothing."""
     from sim.engine.cache import is_compiled
+    from sim.engine.game import play_batch_nb
 
     fns = [f for job in jobs for f in job.functions()]
     built_in = {id(s.decide) for s in REGISTRY.values() if not s.is_user}
-    if in_workers and all(id(f) in built_in for f in fns) and is_compiled(fns):
+    if in_workers and all(id(f) in built_in for f in fns) and is_compiled(play_batch_nb, fns):
         return
     prepare_engine(fns)
 

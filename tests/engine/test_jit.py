@@ -306,6 +306,8 @@ before = snapshot()
 names = []
 for pkg in (sim, strategies):
     for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        if m.name.endswith(".__main__"):  # `python -m sim.cli` runs the command line: not an import
+            continue
         importlib.import_module(m.name)
         names.append(m.name)
 after = snapshot()
