@@ -5,10 +5,10 @@ one plays as it does."""
 
 from __future__ import annotations
 
-from . import StrategySpec, register
 from . import heuristic as H
 from . import reference as REF
 from .random_ import random_decide_nb
+from .registry import StrategySpec, register
 
 RANDOM = register(StrategySpec(
     "random", random_decide_nb, "uniform among the legal choices at every decision point (also the engine's fuzzer)"))
