@@ -73,7 +73,7 @@ def test_the_kernels_read_their_knobs_by_the_declared_slots():
                                              REGISTRY["search"].knob("confidence").slot)
 
 
-@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "strategies").glob("*.py"))
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "strategies").rglob("*.py"))
                          + ["benchmarks/baseline_v1.py"])
 def test_no_knob_slot_is_numbered_by_hand(path):
     """A module-level `K_X = 3` would be a slot typed by hand, free to collide with a declared one

@@ -20,7 +20,8 @@ RULES_READERS = {"registry", "knobs"}
 
 
 def modules() -> list[str]:
-    return sorted(p.stem for p in STRATEGIES.glob("*.py"))
+    """Every strategy module, as its path below strategies/ without `.py` (`heuristic`, `frozen/reference`)."""
+    return sorted(p.relative_to(STRATEGIES).with_suffix("").as_posix() for p in STRATEGIES.rglob("*.py"))
 
 
 def sim_imports(name: str, folder: Path = STRATEGIES) -> list[str]:
@@ -39,7 +40,8 @@ def sim_imports(name: str, folder: Path = STRATEGIES) -> list[str]:
 
 
 def test_every_strategy_module_is_read():
-    assert {"__init__", "registry", "heuristic", "buraco", "search", "library", "user", "knobs", "random_"} <= set(modules())
+    assert {"__init__", "registry", "heuristic", "buraco", "search", "library", "user", "knobs", "random_",
+            "frozen/reference", "frozen/reference_buraco"} <= set(modules())
 
 
 @pytest.mark.parametrize("name", modules())
