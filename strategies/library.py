@@ -5,10 +5,10 @@ one plays as it does."""
 
 from __future__ import annotations
 
-from . import StrategySpec, register
 from . import heuristic as H
-from . import reference as REF
+from .frozen import reference as REF
 from .random_ import random_decide_nb
+from .registry import StrategySpec, register
 
 RANDOM = register(StrategySpec(
     "random", random_decide_nb, "uniform among the legal choices at every decision point (also the engine's fuzzer)"))
@@ -21,8 +21,8 @@ BASELINE = register(StrategySpec(
 
 REFERENCE = register(StrategySpec(
     "reference", REF.reference_decide_nb,
-    "the fixed yardstick: baseline as it played at the end of issue 25, its kernel frozen (strategies/reference.py), "
-    "so that every later player is measured against the same opponent",
+    "the fixed yardstick: baseline as it played at the end of issue 25, its kernel frozen "
+    "(strategies/frozen/reference.py), so that every later player is measured against the same opponent",
     REF.FAMILY_KNOBS))
 
 AGGRESSIVE = register(BASELINE.with_defaults(

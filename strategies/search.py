@@ -49,9 +49,9 @@ from sim.engine.planning import (
     sample_nb,
 )
 
-from . import REGISTRY, StrategyChoice, StrategySpec, register
 from .heuristic import heuristic_decide_nb
 from .knobs import NPRM, USER_SLOT0, KnobTable
+from .registry import REGISTRY, StrategyChoice, StrategySpec, register
 
 DEFAULT_SAMPLES = 48
 DEFAULT_CONFIDENCE = 1.0

@@ -23,11 +23,12 @@ from collections.abc import Callable, Sequence
 
 from sim.engine.contract import DECIDE_SIG, DEFER, NPRM, cached_jit
 
-from . import REGISTRY, StrategyError, StrategySpec, register
 from .knobs import (  # a user strategy's own knobs are knobs[USER_SLOT0], knobs[USER_SLOT0 + 1], ... in order
     USER_SLOT0,
     KnobTable,
+    StrategyError,
 )
+from .registry import REGISTRY, StrategySpec, register
 
 __all__ = ["DEFER", "USER_SLOT0", "user_strategy"]
 

@@ -39,8 +39,23 @@ def engine_files(root: Path = PACKAGE_ROOT) -> list[Path]:
     return sorted(p for p in (root / ENGINE_DIR).glob("*.py") if p.name not in UNCOMPILED)
 
 
+def strategy_files(root: Path = PACKAGE_ROOT) -> list[Path]:
+    """The strategies' source files, those of its subpackages included (strategies/frozen/)."""
+    return sorted((root / STRATEGY_DIR).rglob("*.py"))
+
+
+def strategy_module(path: Path, root: Path = PACKAGE_ROOT) -> str:
+    """A strategy source file's module within the package: `heuristic`, `__init__`, `frozen.reference`,
+    `frozen.__init__`."""
+    return ".".join(path.relative_to(root / STRATEGY_DIR).with_suffix("").parts)
+
+
+def strategy_path(module: str, root: Path = PACKAGE_ROOT) -> Path:
+    return (root / STRATEGY_DIR).joinpath(*module.split(".")).with_suffix(".py")
+
+
 def source_files(root: Path = PACKAGE_ROOT) -> list[Path]:
-    return engine_files(root) + sorted((root / STRATEGY_DIR).glob("*.py"))
+    return engine_files(root) + strategy_files(root)
 
 
 @functools.cache
@@ -72,30 +87,46 @@ def engine_hash(root: Path = PACKAGE_ROOT, linking: str = "") -> str:
 
 
 def strategy_imports(root: Path = PACKAGE_ROOT) -> dict[str, set[str]]:
-    """For each strategy module, the strategy modules it imports directly (by stem; `__init__` for a
-    name taken from the package itself)."""
-    folder = root / STRATEGY_DIR
-    stems = {p.stem for p in folder.glob("*.py")}
+    """For each strategy module (by its module within the package: `heuristic`, `frozen.reference`; `__init__`
+    for a package's own file), the strategy modules it imports directly, relative imports of any depth and a name
+    taken from a package (its `__init__`) included."""
+    modules = {strategy_module(p, root): p for p in strategy_files(root)}
+
+    def known(parts: list[str]) -> str | None:
+        """The module these dotted parts (below `strategies`) name: a module, else a package's __init__."""
+        name = ".".join(parts)
+        if name in modules:
+            return name
+        init = ".".join([*parts, "__init__"])
+        return init if init in modules else None
+
     out: dict[str, set[str]] = {}
-    for p in folder.glob("*.py"):
+    for mod, p in modules.items():
+        package = mod.split(".")[:-1]  # the package the module is in, as parts below `strategies`
         deps: set[str] = set()
         for node in ast.walk(ast.parse(p.read_text())):
             if isinstance(node, ast.ImportFrom):
-                mod = node.module or ""
-                if node.level == 1 or (node.level == 0 and (mod == STRATEGY_DIR or mod.startswith(STRATEGY_DIR + "."))):
-                    sub = mod.removeprefix(STRATEGY_DIR).lstrip(".") if node.level == 0 else mod
-                    if sub:
-                        deps.add(sub.split(".")[0])
-                    else:  # `from . import x`: a module, or a name of the package's __init__
-                        for a in node.names:
-                            deps.add(a.name if a.name in stems else "__init__")
+                name = node.module or ""
+                if node.level:
+                    if node.level - 1 > len(package):
+                        continue  # above the strategies package
+                    base = package[:len(package) - node.level + 1]
+                elif name == STRATEGY_DIR or name.startswith(STRATEGY_DIR + "."):
+                    base, name = [], name.removeprefix(STRATEGY_DIR).lstrip(".")
+                else:
+                    continue
+                parts = base + (name.split(".") if name else [])
+                for a in node.names:  # `from pkg import x`: the module x, or a name of pkg's __init__
+                    dep = known([*parts, a.name]) or known(parts)
+                    if dep:
+                        deps.add(dep)
             elif isinstance(node, ast.Import):
                 for a in node.names:
-                    if a.name.startswith(STRATEGY_DIR + "."):
-                        deps.add(a.name.split(".")[1])
-                    elif a.name == STRATEGY_DIR:
-                        deps.add("__init__")
-        out[p.stem] = (deps & stems) - {p.stem}
+                    if a.name == STRATEGY_DIR or a.name.startswith(STRATEGY_DIR + "."):
+                        dep = known(a.name.split(".")[1:])
+                        if dep:
+                            deps.add(dep)
+        out[mod] = deps - {mod}
     return out
 
 
@@ -116,11 +147,17 @@ def group_hashes(root: Path = PACKAGE_ROOT, linking: str = "") -> dict[Path, tup
     out: dict[Path, tuple[str, str]] = {p: (f"engine-{eng}", eng) for p in engine_files(root)}
     imports = strategy_imports(root)
     engine = engine_files(root)
-    for stem in imports:
-        files = engine + [root / STRATEGY_DIR / f"{s}.py" for s in strategy_closure(stem, imports)]
+    for mod in imports:
+        files = engine + [strategy_path(m, root) for m in strategy_closure(mod, imports)]
         h = _digest(root, files, LAYOUT, linking)
-        out[root / STRATEGY_DIR / f"{stem}.py"] = (f"strategy-{stem.strip('_') or 'init'}-{h}", h)
+        out[strategy_path(mod, root)] = (f"strategy-{folder_label(mod)}-{h}", h)
     return out
+
+
+def folder_label(module: str) -> str:
+    """The name a strategy module's cache folders go by: `heuristic`, `random` (random_), `init` (the package's
+    __init__), `frozen.reference` (a module of a subpackage, by its dotted name)."""
+    return ".".join(part.strip("_") or "init" for part in module.split("."))
 
 
 def user_hash(path: Path, root: Path = PACKAGE_ROOT, linking: str = "") -> str:

@@ -70,11 +70,36 @@ def test_a_heuristic_edit_renames_only_the_heuristic_and_what_links_it(tmp_path)
     assert {"strategies/heuristic.py", "strategies/search.py"} <= changed  # search links baseline's kernel
     assert not any(k.startswith("sim/engine/") for k in changed)  # the engine is loaded, not compiled
     assert "strategies/random_.py" not in changed and "strategies/buraco.py" not in changed
+    assert not any(k.startswith("strategies/frozen/") for k in changed)  # reference is not the heuristic
+
+
+def test_the_frozen_reference_compiles_into_a_folder_of_its_own_that_only_its_sources_rename(tmp_path):
+    """strategies/frozen/ (issue 36): its modules are strategy modules like any other, each with its own folder,
+    named by its dotted module; an edit there renames its folder and what imports it, nothing else."""
+    named = folders(ROOT)
+    assert named["strategies/frozen/reference.py"].startswith("strategy-frozen.reference-")
+    assert named["strategies/frozen/reference_buraco.py"].startswith("strategy-frozen.reference_buraco-")
+    strategy = [name for k, name in named.items() if k.startswith("strategies/")]
+    assert len(set(strategy)) == len(strategy)  # every strategy module its own folder
+    copy = copy_package(tmp_path)
+    with open(copy / "strategies/frozen/reference_buraco.py", "a") as f:
+        f.write("\n# edited\n")
+    after = folders(copy)
+    changed = {k for k in named if named[k] != after[k]}
+    assert changed == {"strategies/frozen/reference_buraco.py", "strategies/frozen/reference.py",
+                       "strategies/library.py", "strategies/__init__.py"}  # the package imports the library
+    assert sources.source_hash(copy) != sources.source_hash(ROOT)  # and the games' version follows
 
 
 def test_random_strategy_folder_ignores_the_heuristic(tmp_path):
-    assert sources.strategy_closure("random_", sources.strategy_imports(ROOT)) == {"random_"}
-    assert "buraco" in sources.strategy_closure("heuristic", sources.strategy_imports(ROOT))
+    imports = sources.strategy_imports(ROOT)
+    assert sources.strategy_closure("random_", imports) == {"random_"}
+    assert "buraco" in sources.strategy_closure("heuristic", imports)
+    # a subpackage's relative imports, one and two levels up, are followed
+    assert sources.strategy_closure("frozen.reference", imports) == {"frozen.reference", "frozen.reference_buraco",
+                                                                     "knobs"}
+    assert "frozen.reference" in imports["library"]
+    assert "heuristic" not in sources.strategy_closure("frozen.reference", imports)
 
 
 def test_the_cache_module_holds_no_compiled_code_so_editing_it_recompiles_nothing(tmp_path):

@@ -14,13 +14,14 @@ STRATEGIES = Path(__file__).resolve().parents[2] / "strategies"
 ENGINE_API = {"sim.engine.contract", "sim.engine.rulehelp", "sim.engine.planning"}
 # The one other layer a strategy module reads: the rules, for the knobs' scope (strategies/knobs.py: a knob acts
 # where its features are in the variant's rules, `Variant` under TYPE_CHECKING) and for naming a variant with its
-# house rules (strategies/__init__.py's variant_text reads `PRESETS`). Never the engine's internals.
+# house rules (strategies/registry.py's variant_text reads `PRESETS`). Never the engine's internals.
 RULES = "sim.rules"
-RULES_READERS = {"__init__", "knobs"}
+RULES_READERS = {"registry", "knobs"}
 
 
 def modules() -> list[str]:
-    return sorted(p.stem for p in STRATEGIES.glob("*.py"))
+    """Every strategy module, as its path below strategies/ without `.py` (`heuristic`, `frozen/reference`)."""
+    return sorted(p.relative_to(STRATEGIES).with_suffix("").as_posix() for p in STRATEGIES.rglob("*.py"))
 
 
 def sim_imports(name: str, folder: Path = STRATEGIES) -> list[str]:
@@ -39,7 +40,8 @@ def sim_imports(name: str, folder: Path = STRATEGIES) -> list[str]:
 
 
 def test_every_strategy_module_is_read():
-    assert {"__init__", "heuristic", "buraco", "search", "library", "user", "knobs", "random_"} <= set(modules())
+    assert {"__init__", "registry", "heuristic", "buraco", "search", "library", "user", "knobs", "random_",
+            "frozen/reference", "frozen/reference_buraco"} <= set(modules())
 
 
 @pytest.mark.parametrize("name", modules())

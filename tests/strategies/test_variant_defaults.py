@@ -66,7 +66,8 @@ def test_a_family_or_preset_the_rules_do_not_know_is_refused_with_the_accepted_o
 
 
 def test_a_relative_with_defaults_by_variant_travels_to_worker_processes():
-    from strategies import _relative, register
+    from strategies import register
+    from strategies.registry import _relative
 
     spec = register(SPEC.with_defaults("scoped-travel", "for this test"))
     try:
