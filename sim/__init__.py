@@ -53,6 +53,7 @@ API: dict[str, tuple[str, str | None]] = {
     "answers": ("sim.report.answer", "answers"),
     "Answer": ("sim.report.answer", "Answer"),
     "changed_decisions": ("sim.analysis.changes", "changed_decisions"),
+    "try_strategy": ("sim.analysis.trial", "try_strategy"),
 }
 
 __all__ = ["__version__", *API]
@@ -82,6 +83,7 @@ if TYPE_CHECKING:  # what static tools see: the same names, imported eagerly
     from sim.analysis.profile import profile  # noqa: F401
     from sim.analysis.sweep import sweep  # noqa: F401
     from sim.analysis.trace import trace_decisions  # noqa: F401
+    from sim.analysis.trial import try_strategy  # noqa: F401
     from sim.analysis.tune import tune  # noqa: F401
     from sim.records import tidy  # noqa: F401
     from sim.records.outputs import Comparison, Tournament, load  # noqa: F401

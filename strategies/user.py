@@ -1,13 +1,15 @@
 """Your own strategy in plain Python, compiled by numba and played without recompiling the engine.
 
-    from strategies.user import user_strategy, DEFER
-    from sim.engine import contract as L
+    from sim.engine.contract import DP_DISCARD, card_value, decision_point, option_card
+    from strategies.user import DEFER, own_knobs, user_strategy
 
-    @user_strategy("high-discard", base="baseline")
+    OWN = own_knobs(("keep_wilds", 0, 1, 1, "1: never discard a wild"))
+
+    @user_strategy("high-discard", base="baseline", knobs=OWN)
     def high_discard(rules, obs, opts, n, knobs):
-        if obs[L.OB_DP] != L.DP_DISCARD:
+        if decision_point(obs) != DP_DISCARD:
             return DEFER                     # every other decision: baseline's
-        ...
+        ...  card_value(rules, option_card(opts, i)) ... knobs[OWN.keep_wilds] ...
         return best_index
 
 The function gets the rules, the observation, the n legal options and the knob vector
@@ -19,7 +21,9 @@ first-class function, so defining one costs a fraction of a second and no engine
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from sim.engine.contract import DECIDE_SIG, DEFER, NPRM, cached_jit
 
@@ -30,7 +34,20 @@ from .knobs import (  # a user strategy's own knobs are knobs[USER_SLOT0], knobs
 )
 from .registry import REGISTRY, StrategySpec, register
 
-__all__ = ["DEFER", "USER_SLOT0", "user_strategy"]
+__all__ = ["DEFER", "USER_SLOT0", "own_knobs", "user_strategy"]
+
+
+def own_knobs(*declared: tuple) -> Any:
+    """Your strategy's own knobs, each (name, low, high, default, meaning) or with a sixth item, whole (True for a
+    knob that takes whole numbers only): `OWN = own_knobs(("keep_wilds", 0, 1, 1, "1: never discard a wild"))`,
+    then `knobs[OWN.keep_wilds]` in the function and `@user_strategy(..., knobs=OWN)`. The slots follow
+    USER_SLOT0 in the order given; numba reads `OWN.keep_wilds` as a constant."""
+    if any(len(k) not in (5, 6) or not str(k[0]).isidentifier() for k in declared):
+        raise StrategyError("own_knobs: give (name, low, high, default, meaning[, whole]) for each knob, the name a "
+                            "Python identifier")
+    cls = namedtuple("OwnKnobs", [str(k[0]) for k in declared])
+    cls.declared = tuple(declared)  # what user_strategy(knobs=...) reads: the declarations themselves
+    return cls(*range(USER_SLOT0, USER_SLOT0 + len(declared)))
 
 
 def _leaves_user_slots(spec: StrategySpec) -> bool:
@@ -45,8 +62,10 @@ def user_strategy(name: str, base: str = "baseline", description: str = "",
     `base` is the built-in strategy that decides wherever the function returns DEFER; its knobs
     stay available (`name:min_pile=5`). `knobs` declares the function's own knobs as
     (name, low, high, default, meaning) or (name, low, high, default, meaning, whole), `whole` True
-    for a knob that takes whole numbers only; they arrive in knobs[USER_SLOT0 + i].
+    for a knob that takes whole numbers only; they arrive in knobs[USER_SLOT0 + i]. Or give `own_knobs(...)`'s
+    result, and read each by name: knobs[OWN.keep_wilds].
     """
+    knobs = getattr(knobs, "declared", knobs)  # own_knobs(...): its declarations, in its slots' order
     if base not in REGISTRY or REGISTRY[base].is_user:
         builtins = ", ".join(n for n, s in REGISTRY.items() if not s.is_user)
         raise StrategyError(f"unknown base strategy {base!r} for {name!r}; accepted: {builtins}")

@@ -34,8 +34,8 @@ FLOORS: dict[str, int] = {
     "sim.version": 0,  # the version string, imported by records that stamp it
     "sim.engine": 0,  # compiled kernels: no other layer
     "sim.rules": 1,  # the variants as data, packed for the engine
-    "sim.stats": 1,  # statistics: numpy and scipy only
-    "sim.plots": 1,  # charts: matplotlib only
+    "sim.stats": 1,  # statistics
+    "sim.plots": 1,  # charts
     "strategies": 2,  # decide through the contract
     "sim.run": 3,  # jobs, workers, run folders, experiments
     "sim.records": 4,  # the results as tables, read back and written
@@ -43,6 +43,23 @@ FLOORS: dict[str, int] = {
     "sim.report": 6,  # the studies and their reports
     "sim.cli": 7,  # the command line
     "sim": 8,  # the public API (sim/__init__.py)
+}
+# the libraries outside the standard library each folder may import (docs/architecture.md's last column): the
+# engine alone compiles with numba, nothing below the runner touches pandas' or Arrow's tables but statistics and
+# charts, the command line reads only tables
+LIBRARIES: dict[str, frozenset[str]] = {
+    "sim.version": frozenset(),
+    "sim.engine": frozenset({"numba", "numpy"}),
+    "sim.rules": frozenset({"numpy"}),
+    "sim.stats": frozenset({"numpy", "pandas", "scipy"}),
+    "sim.plots": frozenset({"matplotlib", "numpy", "pandas"}),
+    "strategies": frozenset({"numpy"}),
+    "sim.run": frozenset({"distributed", "numpy", "pandas", "pyarrow", "tqdm"}),
+    "sim.records": frozenset({"numpy", "pandas", "pyarrow"}),
+    "sim.analysis": frozenset({"numpy", "optuna", "pandas", "pyarrow", "sklearn"}),
+    "sim.report": frozenset({"matplotlib", "numpy", "pandas", "scipy"}),
+    "sim.cli": frozenset({"pandas"}),
+    "sim": frozenset(),
 }
 # modules that import by a name built at run time, and the module-level table the names come from: every string
 # in it that names a module of the project is read as an import (sim/__init__.py: `import_module(module)` with
@@ -274,3 +291,38 @@ def test_a_dynamic_import_by_a_name_built_at_run_time_is_refused_where_undeclare
     plant(srcs, "sim.stats.pairs", "import importlib\n\n\ndef _planted(name):\n"
                                    "    return importlib.import_module(name)")
     assert list(undeclared_dynamic(srcs)) == ["sim.stats.pairs"]
+
+
+def third_party(path: Path) -> set[str]:
+    """The top-level names of the libraries outside the standard library and the project a module imports."""
+    import sys
+
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+            [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+        for n in names:
+            top = n.split(".")[0]
+            if top not in sys.stdlib_module_names and top not in TOPS and top != "__future__":
+                out.add(top)
+    return out
+
+
+def test_every_folder_imports_only_the_libraries_its_floor_allows():
+    for name, path in SOURCES.items():
+        floor = max((f for f in FLOORS if name == f or name.startswith(f + ".")), key=len)
+        extra = third_party(path) - LIBRARIES[floor]
+        assert not extra, f"{name} imports {sorted(extra)}, which {floor} may not (LIBRARIES; docs/architecture.md)"
+
+
+def test_the_architecture_table_states_the_floors_and_libraries_the_test_holds():
+    """docs/architecture.md's table is what a reader trusts: its floors and libraries are the test's."""
+    rows = {}
+    for line in (ROOT / "docs" / "architecture.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].isdigit():
+            folder = cells[1].strip("`").removesuffix("/").removesuffix(".py").replace("/", ".")
+            folder = "sim" if folder == "sim.__init__" else folder
+            libs = frozenset() if cells[4] in ("none", "") else frozenset(x.strip() for x in cells[4].split(","))
+            rows[folder] = (int(cells[0]), libs)
+    assert rows == {f: (FLOORS[f], LIBRARIES[f]) for f in FLOORS}

@@ -66,6 +66,7 @@ MASK_M1, MASK_M2, MASK_M3 = 1 << (TAKE_M1 - 1), 1 << (TAKE_M2 - 1), 1 << (TAKE_M
 
 # Packed rules fields (int64 array): sim/engine/rulearray.py, every name re-exported here ----------
 from .rulearray import *  # noqa: E402, F403  (the rules a strategy receives are part of the contract)
+from .rulearray import R_CARDVAL  # noqa: E402 (read by card_value below)
 
 
 class AskMode(IntEnum):
@@ -345,6 +346,26 @@ def card_rank(k):
 def card_suit(k):
     """The suit of suited card kind k (SUIT_S, SUIT_H, SUIT_D, SUIT_C); meaningless for the joker."""
     return k % SUITS
+
+
+@register_jitable
+def card_value(rules, k):
+    """The points card kind k counts under these rules (a strategy's first question about a card, without the
+    rules array's layout)."""
+    return rules[R_CARDVAL + k // SUITS]
+
+
+@register_jitable
+def is_wild(k):
+    """Card kind k is a wild card: a joker or a two."""
+    r = k // SUITS
+    return r == RK_2 or r == RK_JK
+
+
+@register_jitable
+def decision_point(obs):
+    """The decision the seat is asked for: DP_DRAW, DP_MELD, DP_ASK, DP_ANSWER or DP_DISCARD."""
+    return obs[OB_DP]
 
 
 @register_jitable
