@@ -229,10 +229,11 @@ def _capped_all_melded_nb(R, w, ncan, need):
     return False
 
 
-@engine_jit
-def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
-    """Can every card in w[W_TH:] be melded so that the side reaches `need` canastas? (`discarded`: a
-    final discard follows, which a black-three close forbids, R-37.)"""
+@engine_jit(inline="always")
+def _black3_value_ok_nb(R, w, value_needed, discarded):
+    """The tests that need no placement: the hand's black threes form one valid going-out meld (R-37), not
+    closed before a final discard (`discarded`), and its cards are worth `value_needed` at least. A step of
+    _all_melded_nb, inlined at its one call."""
     b3 = w[W_TH + RK_3]
     if b3 > 0 and (not black3_meld_ok_nb(R, b3) or (discarded and black3_close_bonus_nb(R) > 0)):
         return False
@@ -242,11 +243,18 @@ def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
             v += w[W_TH + r] * value_nb(R, r)
         if v < value_needed:
             return False
-    if meld_cap_nb(R) > 0:
-        return _capped_all_melded_nb(R, w, ncan, need)
+    return True
+
+
+@engine_jit(inline="always")
+def _rank_melds_nb(R, w):
+    """Every natural rank class of the hand in a meld: its side's open meld, or a new one of its own. Writes
+    the deficits of the melds that a canasta is within reach of, wilds allowing, to w[W_DEF:] and returns
+    (possible, wilds a new meld must have to reach three cards, room for wilds in all, canastas completed
+    without wilds, deficits written); not possible when a single card, or too few naturals, has no meld to
+    go to. A step of _all_melded_nb, inlined at its one call."""
     minnat = min_naturals_nb(R)
     csize = canasta_size_nb(R)
-    wilds = w[W_TH + RK_2] + w[W_TH + RK_JK]
     mandatory = 0
     capacity = 0
     newcan = 0
@@ -270,12 +278,12 @@ def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
                     nd += 1
         elif h > 0:
             if h == 1:
-                return False
+                return False, mandatory, capacity, newcan, nd
             if h < MIN_MELD or h < minnat:
                 # a pair (or too few naturals) needs wilds to reach three cards
                 need_w = MIN_MELD - h
                 if h < minnat:
-                    return False
+                    return False, mandatory, capacity, newcan, nd
                 mandatory += need_w
                 size = MIN_MELD
                 cap = wild_room_nb(R, r, h, need_w)
@@ -283,18 +291,20 @@ def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
                 size = h
                 cap = wild_room_nb(R, r, h, 0)
             if cap < 0:
-                return False
+                return False, mandatory, capacity, newcan, nd
             capacity += cap
             if size >= csize:
                 newcan += 1
             elif csize - size <= cap:
                 w[W_DEF + nd] = csize - size
                 nd += 1
-    if wilds < mandatory:
-        return False
-    free = wilds - mandatory
-    short = need - ncan - newcan
-    # insertion sort of the deficits, then fill the smallest first
+    return True, mandatory, capacity, newcan, nd
+
+
+@engine_jit(inline="always")
+def _sort_deficits_nb(w, nd):
+    """The nd canasta deficits at w[W_DEF:] in increasing order (an insertion sort: a handful of ranks), so
+    that the wilds fill the smallest first. A step of _all_melded_nb, inlined at its one call."""
     for i in range(1, nd):
         x = w[W_DEF + i]
         j = i - 1
@@ -302,28 +312,38 @@ def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
             w[W_DEF + j + 1] = w[W_DEF + j]
             j -= 1
         w[W_DEF + j + 1] = x
-    if wild_melds_nb(R) and (w[W_MEX + RK_JK] != 0 or free >= MIN_MELD):
-        # R-35: the side's one wild meld (or a new one, of three or more) takes every wild the rank melds
-        # do not, without a cap; it is a canasta once it reaches the size. Fill the k smallest deficits
-        # of the rank melds, the rest to the wild meld, for every k.
-        least = 0 if w[W_MEX + RK_JK] != 0 else MIN_MELD
-        wsize = w[W_MN + RK_JK] + w[W_MW + RK_JK] if w[W_MEX + RK_JK] != 0 else 0
-        used = 0
-        for k in range(nd + 1):
-            if k > 0:
-                used += w[W_DEF + k - 1]
-            rest = free - used
-            if rest < least:
-                break
-            got = k + (1 if wsize < csize <= wsize + rest else 0)
-            if got >= short:
-                return True
-        if w[W_MEX + RK_JK] != 0:
-            return False  # with a wild meld on the table every placement was among those tried
-    if free > capacity:
-        return False
-    if short <= 0:
-        return True
+
+
+@engine_jit(inline="always")
+def _wild_meld_reach_nb(R, w, nd, free, short):
+    """R-35: the side's one wild meld (or a new one, of three or more) takes every wild the rank melds do
+    not, without a cap; it is a canasta once it reaches the size. Fills the k smallest deficits of the rank
+    melds, the rest to the wild meld, for every k. Returns 1 when `short` more canastas are reached, 0 when
+    they never are (with a wild meld on the table every placement was among those tried), -1 when a new
+    wild meld did not reach them and the search goes on without one. A step of _all_melded_nb, inlined at
+    its one call."""
+    csize = canasta_size_nb(R)
+    least = 0 if w[W_MEX + RK_JK] != 0 else MIN_MELD
+    wsize = w[W_MN + RK_JK] + w[W_MW + RK_JK] if w[W_MEX + RK_JK] != 0 else 0
+    used = 0
+    for k in range(nd + 1):
+        if k > 0:
+            used += w[W_DEF + k - 1]
+        rest = free - used
+        if rest < least:
+            break
+        got = k + (1 if wsize < csize <= wsize + rest else 0)
+        if got >= short:
+            return 1
+    if w[W_MEX + RK_JK] != 0:
+        return 0
+    return -1
+
+
+@engine_jit(inline="always")
+def _fill_deficits_nb(w, nd, free, short):
+    """Whether the `free` wilds, the smallest deficits first (at w[W_DEF:], sorted), complete the `short`
+    canastas still missing. A step of _all_melded_nb, inlined at its one call."""
     used = 0
     for i in range(nd):
         if short == 0:
@@ -333,6 +353,33 @@ def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
             return False
         short -= 1
     return short <= 0
+
+
+@engine_jit
+def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
+    """Can every card in w[W_TH:] be melded so that the side reaches `need` canastas? (`discarded`: a
+    final discard follows, which a black-three close forbids, R-37.) The steps are the inlined helpers
+    above: the machine code is that of one function."""
+    if not _black3_value_ok_nb(R, w, value_needed, discarded):
+        return False
+    if meld_cap_nb(R) > 0:
+        return _capped_all_melded_nb(R, w, ncan, need)
+    wilds = w[W_TH + RK_2] + w[W_TH + RK_JK]
+    ok, mandatory, capacity, newcan, nd = _rank_melds_nb(R, w)
+    if not ok or wilds < mandatory:
+        return False
+    free = wilds - mandatory
+    short = need - ncan - newcan
+    _sort_deficits_nb(w, nd)
+    if wild_melds_nb(R) and (w[W_MEX + RK_JK] != 0 or free >= MIN_MELD):
+        reach = _wild_meld_reach_nb(R, w, nd, free, short)
+        if reach >= 0:
+            return reach == 1
+    if free > capacity:
+        return False
+    if short <= 0:
+        return True
+    return _fill_deficits_nb(w, nd, free, short)
 
 
 @engine_jit

@@ -31,52 +31,52 @@ def check_nb(R, S, where):
     check_state_nb(R, S, np.int64(where))
 
 
-@separate
-@engine_jit
-def check_state_nb(R, S, where):
-    """check_nb's checks; `where` as check_nb says."""
+@engine_jit(inline="always")
+def count_hand_nb(R, S, p, cnt, where):
+    """Invariant 1 for seat p: its counts by kind, by rank class and in all agree, the cards the table knows
+    it holds are among them, and a packet still face down (a foot, kitty or morto, table.py) has its size
+    and place. Adds the seat's cards, packet included, to cnt by rank class and returns how many. A step
+    of check_cards_nb, inlined at its one call."""
     st = S.st
-    n = R[L.R_PLAYERS]
-    nsides = R[L.R_NSIDES]
-    # 1. card conservation, per rank class: stock + pile + hands + melds + red-three areas = the pack
-    cnt = st[L.S_CHK:L.S_CHK + L.NR]
-    cnt[:] = 0
-    total = st[L.S_STOCK_N] + st[L.S_PILE_N]
-    for i in range(st[L.S_STOCK_N]):
-        cnt[rank_of_nb(S.stock[i])] += 1
-    for i in range(st[L.S_PILE_N]):
-        cnt[rank_of_nb(S.pile[i])] += 1
-    for p in range(L.MAXP):
-        hs = 0
-        for k in range(L.NK):
-            c = S.hand[p, k]
-            if c < 0:
-                _fail_nb(S, np.int64(L.INV_CARDS), where)
-            cnt[rank_of_nb(k)] += c
-            hs += c
-        if hs != S.hand[p, L.HC_N]:
+    hs = 0
+    for k in range(L.NK):
+        c = S.hand[p, k]
+        if c < 0:
             _fail_nb(S, np.int64(L.INV_CARDS), where)
-        for r in range(L.NR):
-            h = 0
-            if r == L.RK_JK:
-                h = S.hand[p, L.JOKER]
-            else:
-                for suit in range(SUITS):
-                    h += S.hand[p, r * SUITS + suit]
-            if h != S.hand[p, L.HC_R + r]:
-                _fail_nb(S, np.int64(L.INV_CARDS), where)
-            # the cards the table knows a seat holds (taken with the pile) are in its hand
-            if S.hand[p, L.HC_KNOWN + r] < 0 or S.hand[p, L.HC_KNOWN + r] > h:
-                _fail_nb(S, np.int64(L.INV_CARDS), where)
-        total += S.hand[p, L.HC_N]
-        if p < packets_nb(R) and S.hand[p, L.HC_PACKET] > 0:  # a foot, kitty or morto still face down (table.py)
-            lo = packet_lo_nb(R, S, p)
-            if S.hand[p, L.HC_PACKET] != foot_size_nb(R) or lo < st[L.S_STOCK_N]:
-                _fail_nb(S, np.int64(L.INV_CARDS), where)
-            for i in range(S.hand[p, L.HC_PACKET]):
-                cnt[rank_of_nb(S.stock[lo + i])] += 1
-            total += S.hand[p, L.HC_PACKET]
-    for s in range(nsides):
+        cnt[rank_of_nb(k)] += c
+        hs += c
+    if hs != S.hand[p, L.HC_N]:
+        _fail_nb(S, np.int64(L.INV_CARDS), where)
+    for r in range(L.NR):
+        h = 0
+        if r == L.RK_JK:
+            h = S.hand[p, L.JOKER]
+        else:
+            for suit in range(SUITS):
+                h += S.hand[p, r * SUITS + suit]
+        if h != S.hand[p, L.HC_R + r]:
+            _fail_nb(S, np.int64(L.INV_CARDS), where)
+        # the cards the table knows a seat holds (taken with the pile) are in its hand
+        if S.hand[p, L.HC_KNOWN + r] < 0 or S.hand[p, L.HC_KNOWN + r] > h:
+            _fail_nb(S, np.int64(L.INV_CARDS), where)
+    total = S.hand[p, L.HC_N]
+    if p < packets_nb(R) and S.hand[p, L.HC_PACKET] > 0:  # a foot, kitty or morto still face down (table.py)
+        lo = packet_lo_nb(R, S, p)
+        if S.hand[p, L.HC_PACKET] != foot_size_nb(R) or lo < st[L.S_STOCK_N]:
+            _fail_nb(S, np.int64(L.INV_CARDS), where)
+        for i in range(S.hand[p, L.HC_PACKET]):
+            cnt[rank_of_nb(S.stock[lo + i])] += 1
+        total += S.hand[p, L.HC_PACKET]
+    return total
+
+
+@engine_jit(inline="always")
+def count_table_nb(R, S, cnt):
+    """The cards on the table, by rank class into cnt: the red threes laid out and every meld row (a
+    sequence by its very cards, Buraco). Returns how many. A step of check_cards_nb, inlined at its one
+    call."""
+    total = 0
+    for s in range(R[L.R_NSIDES]):
         cnt[L.RK_3] += S.side[s, L.SD_RED3]
         total += S.side[s, L.SD_RED3]
         for m in range(S.side[s, L.SD_NM]):
@@ -89,6 +89,25 @@ def check_state_nb(R, S, where):
                 cnt[L.RK_2] += row[L.F_TWO]
                 cnt[L.RK_JK] += row[L.F_JOK]
             total += row[L.F_NAT] + row[L.F_TWO] + row[L.F_JOK]
+    return total
+
+
+@engine_jit(inline="always")
+def check_cards_nb(R, S, where):
+    """Invariant 1, card conservation per rank class: stock + pile + hands + melds + red-three areas = the
+    pack. Counted in the state's own scratch (S_CHK): kernels allocate nothing. Apart from check_state_nb
+    so that each invariant reads as one step; inlined at its one call."""
+    st = S.st
+    cnt = st[L.S_CHK:L.S_CHK + L.NR]
+    cnt[:] = 0
+    total = st[L.S_STOCK_N] + st[L.S_PILE_N]
+    for i in range(st[L.S_STOCK_N]):
+        cnt[rank_of_nb(S.stock[i])] += 1
+    for i in range(st[L.S_PILE_N]):
+        cnt[rank_of_nb(S.pile[i])] += 1
+    for p in range(L.MAXP):
+        total += count_hand_nb(R, S, p, cnt, where)
+    total += count_table_nb(R, S, cnt)
     if total != R[L.R_PACK]:
         _fail_nb(S, np.int64(L.INV_CARDS), where)
     for r in range(L.NR):
@@ -96,36 +115,50 @@ def check_state_nb(R, S, where):
             _fail_nb(S, np.int64(L.INV_CARDS), where)
     if cnt[L.RK_JK] != R[L.R_JOKERS]:
         _fail_nb(S, np.int64(L.INV_CARDS), where)
-    # 2. every meld valid, and the canasta counts by kind agree with the table;
-    # 3. a rank meld is its side's open meld of the rank: one per rank while melds never close (R-16)
+
+
+@engine_jit(inline="always")
+def check_row_nb(R, S, s, m, cap, where):
+    """Invariants 2 and 3 for meld row m of side s: valid for its kind, and a rank meld (or the wild meld)
+    is its side's open meld of the rank exactly while it is open (R-16; R-92: a closed meld leaves the
+    index). A step of check_melds_nb, inlined at its one call."""
+    row = S.melds[s, m]
+    w = row[L.F_TWO] + row[L.F_JOK]
+    closed = cap > 0 and row[L.F_NAT] + w >= cap  # R-92: a closed meld leaves the open-meld index
+    if row[L.F_KIND] == L.MK_RANK:
+        if not rank_meld_ok_nb(R, row[L.F_RANK], row[L.F_NAT], w) or not meld_rank_ok_nb(R, row[L.F_RANK]):
+            _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
+        if (S.side[s, L.SD_MOR + row[L.F_RANK]] == m) == closed:
+            _fail_nb(S, np.int64(L.INV_ONE_MELD_PER_RANK), where)
+    elif row[L.F_KIND] == L.MK_SEQ:
+        if not seq_row_ok_nb(row):  # Buraco (R-131, R-133)
+            _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
+    elif row[L.F_KIND] == L.MK_BLACK3:
+        if w != 0 or not black3_meld_ok_nb(R, row[L.F_NAT]) or row[L.F_RANK] != L.RK_3:
+            _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
+    elif row[L.F_KIND] == L.MK_WILD:
+        # Boat (R-35): three or more wilds, never a natural; the side's one wild meld
+        if not wild_melds_nb(R) or row[L.F_NAT] != 0 or w < L.MIN_MELD or row[L.F_RANK] != L.RK_JK \
+                or (cap > 0 and w > cap):
+            _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
+        if (S.side[s, L.SD_MOR + L.RK_JK] == m) == closed:
+            _fail_nb(S, np.int64(L.INV_ONE_MELD_PER_RANK), where)
+    else:
+        _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
+
+
+@engine_jit(inline="always")
+def check_melds_nb(R, S, where):
+    """Invariants 2 and 3 for every side: each meld row as check_row_nb says, melds short of the minimum
+    gone by the end of the turn, and the canasta counts by kind and in all as the table keeps them. Apart
+    from check_state_nb so that each invariant reads as one step; inlined at its one call."""
+    st = S.st
     cap = meld_cap_nb(R)
-    for s in range(nsides):
+    for s in range(R[L.R_NSIDES]):
         kinds = st[L.S_CHK + L.NR:L.S_CHK + L.NR + L.NCK]
         kinds[:] = 0
         for m in range(S.side[s, L.SD_NM]):
-            row = S.melds[s, m]
-            w = row[L.F_TWO] + row[L.F_JOK]
-            closed = cap > 0 and row[L.F_NAT] + w >= cap  # R-92: a closed meld leaves the open-meld index
-            if row[L.F_KIND] == L.MK_RANK:
-                if not rank_meld_ok_nb(R, row[L.F_RANK], row[L.F_NAT], w) or not meld_rank_ok_nb(R, row[L.F_RANK]):
-                    _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
-                if (S.side[s, L.SD_MOR + row[L.F_RANK]] == m) == closed:
-                    _fail_nb(S, np.int64(L.INV_ONE_MELD_PER_RANK), where)
-            elif row[L.F_KIND] == L.MK_SEQ:
-                if not seq_row_ok_nb(row):  # Buraco (R-131, R-133)
-                    _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
-            elif row[L.F_KIND] == L.MK_BLACK3:
-                if w != 0 or not black3_meld_ok_nb(R, row[L.F_NAT]) or row[L.F_RANK] != L.RK_3:
-                    _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
-            elif row[L.F_KIND] == L.MK_WILD:
-                # Boat (R-35): three or more wilds, never a natural; the side's one wild meld
-                if not wild_melds_nb(R) or row[L.F_NAT] != 0 or w < L.MIN_MELD or row[L.F_RANK] != L.RK_JK \
-                        or (cap > 0 and w > cap):
-                    _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
-                if (S.side[s, L.SD_MOR + L.RK_JK] == m) == closed:
-                    _fail_nb(S, np.int64(L.INV_ONE_MELD_PER_RANK), where)
-            else:
-                _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
+            check_row_nb(R, S, s, m, cap, where)
             c = canasta_kind_nb(R, S, s, m)
             if c >= 0:
                 kinds[c] += 1
@@ -138,6 +171,16 @@ def check_state_nb(R, S, where):
                 _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
         if ncan != S.side[s, L.SD_NCAN]:
             _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
+
+
+@engine_jit(inline="always")
+def check_seats_nb(R, S, where):
+    """Invariants 4 to 6: an empty hand only for the player who went out; an empty pile is not frozen and
+    block_next bars the player in turn or the next one; red threes never in a hand (nor in a meld: rank
+    melds of threes fail check_row_nb) but where threes are plain cards. Apart from check_state_nb so that
+    each invariant reads as one step; inlined at its one call."""
+    st = S.st
+    n = R[L.R_PLAYERS]
     # 4. an empty hand only for the player who went out
     if where != L.CHECK_IN_TURN:
         for p in range(n):
@@ -149,12 +192,18 @@ def check_state_nb(R, S, where):
     b = st[L.S_BLOCK]
     if b >= 0 and b != st[L.S_CUR] and b != (st[L.S_CUR] + 1) % n:
         _fail_nb(S, np.int64(L.INV_PILE_FLAGS), where)
-    # 6. red threes never in a hand (nor in a meld: rank melds of threes are rejected above)
+    # 6. red threes never in a hand
     for p in range(n):
         if (S.hand[p, L.RED3_H] != 0 or S.hand[p, L.RED3_D] != 0) and not threes_plain_nb(R):
             _fail_nb(S, np.int64(L.INV_RED3), where)
-    # 7. components add up; cumulative scores move only at the end of a hand
-    for s in range(nsides):
+
+
+@engine_jit(inline="always")
+def check_scores_nb(R, S, where):
+    """Invariant 7: the score components add up to their total, and cumulative scores move only when the
+    hand is scored. Apart from check_state_nb so that each invariant reads as one step; inlined at its one
+    call."""
+    for s in range(R[L.R_NSIDES]):
         if where == L.CHECK_SCORED:
             t = 0
             for c in range(L.C_TOTAL):
@@ -163,3 +212,14 @@ def check_state_nb(R, S, where):
                 _fail_nb(S, np.int64(L.INV_SCORES), where)
         elif S.side[s, L.SD_CUM] != S.side[s, L.SD_CUM0]:
             _fail_nb(S, np.int64(L.INV_SCORES), where)
+
+
+@separate
+@engine_jit
+def check_state_nb(R, S, where):
+    """check_nb's checks; `where` as check_nb says. One inlined step per group of invariants, in the order
+    of docs/rules.md section 6: compiled once (link.separate), as one function."""
+    check_cards_nb(R, S, where)  # 1
+    check_melds_nb(R, S, where)  # 2, 3
+    check_seats_nb(R, S, where)  # 4, 5, 6
+    check_scores_nb(R, S, where)  # 7

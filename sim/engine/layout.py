@@ -189,20 +189,77 @@ ERR_SAMPLE = 6  # an observation no state can match (sample.sample_nb): an engin
 EV_TYPE, EV_PLAYER, EV_A, EV_B, EV_C, EV_CARDS, EV_NCARDS, EV_D, EV_E = range(9)  # the fields of an event row
 EVF = 9  # EV_E: the deal's exact-deal flag (R-04)
 
+# Result rows: one schema for the engine's offsets and the results' columns --------------------------
+# Each kind of row is built field by field: a field is named by the column of the results table it
+# becomes (docs/results.md: add, never rename) and is given the next offset, so the G_*/H_* integers the
+# kernels write (plain module-level integers: numba freezes them as constants) and the columns
+# sim/run/frames.py reads come from one list. The per-side blocks (G_SCORE, H_COMP, ...) are reserved
+# after the fields; their columns follow their own per-side pattern in frames.py.
+COL_INT = "int"  # the value as written (int64)
+COL_BOOL = "bool"  # a 0/1 flag
+COL_REASON = "reason"  # a hand-end reason (END_*), a category of END_NAMES
+COL_SIDE = "side"  # the side of the seat in another field, -1 none: a column of its own, not a field
+
+
+class ResultRow:
+    """The layout of one kind of result row. `columns`: the schema, (column, offset, kind) in the order of
+    the table's columns; `width`: the row's length once every field and block is placed."""
+
+    def __init__(self) -> None:
+        self.columns: tuple[tuple[str, int, str], ...] = ()
+        self.width = 0
+
+    def field(self, column: str, kind: str = COL_INT) -> int:
+        """A field at the next offset, written out as `column`; returns the offset."""
+        self.columns += ((column, self.width, kind),)
+        self.width += 1
+        return self.width - 1
+
+    def derived(self, column: str, offset: int, kind: str) -> None:
+        """A column computed from the field at `offset` (COL_SIDE), with no place of its own in the row."""
+        self.columns += ((column, offset, kind),)
+
+    def block(self, size: int) -> int:
+        """`size` offsets for per-side values; returns the first."""
+        self.width += size
+        return self.width - size
+
+
 # Per-game result row -----------------------------------------------------------------------------
-G_GAME, G_DEAL, G_WINNER, G_NHANDS, G_CAPPED_HANDS, G_CAPPED_GAME, G_DECISIONS, G_TURNS = range(8)
-G_SCORE = 8
-GF = G_SCORE + MAXS
+GAME_ROW = ResultRow()
+G_GAME = GAME_ROW.field("game")
+G_DEAL = GAME_ROW.field("deal")
+G_WINNER = GAME_ROW.field("winner_side")
+G_NHANDS = GAME_ROW.field("n_hands")
+G_CAPPED_HANDS = GAME_ROW.field("capped_hands")
+G_CAPPED_GAME = GAME_ROW.field("capped_game", COL_BOOL)
+G_DECISIONS = GAME_ROW.field("decisions")
+G_TURNS = GAME_ROW.field("turns")
+G_SCORE = GAME_ROW.block(MAXS)  # [MAXS] each side's final score (score_{s})
+GF = GAME_ROW.width
+GAME_COLUMNS = GAME_ROW.columns
 
 # Per-hand result row ------------------------------------------------------------------------------
-(H_GAME, H_HAND, H_DEALER, H_REASON, H_OUT, H_CONCEALED, H_TURNS, H_PICKUPS, H_FREEZES, H_B3DISC,
- H_ASKS, H_YES) = range(12)
-H_COMP = 12
-H_CUM = H_COMP + MAXS * NC
-H_CANK = H_CUM + MAXS  # [MAXS * NCKR] each side's completed canastas by kind at the end of the hand
-H_SCOUNT = H_CANK + MAXS * NCKR  # [MAXS * NSC] each side's counts (SC_*) in the hand
-HF = H_SCOUNT + MAXS * NSC
-
+HAND_ROW = ResultRow()
+H_GAME = HAND_ROW.field("game")
+H_HAND = HAND_ROW.field("hand")
+H_DEALER = HAND_ROW.field("dealer")
+H_REASON = HAND_ROW.field("reason", COL_REASON)
+H_OUT = HAND_ROW.field("out_seat")
+HAND_ROW.derived("out_side", H_OUT, COL_SIDE)
+H_CONCEALED = HAND_ROW.field("concealed", COL_BOOL)
+H_TURNS = HAND_ROW.field("turns")
+H_PICKUPS = HAND_ROW.field("pile_pickups")
+H_FREEZES = HAND_ROW.field("freezes")
+H_B3DISC = HAND_ROW.field("black3_discards")
+H_ASKS = HAND_ROW.field("asks")
+H_YES = HAND_ROW.field("yes_answers")
+H_COMP = HAND_ROW.block(MAXS * NC)  # [MAXS * NC] each side's score components ({component}_{s})
+H_CUM = HAND_ROW.block(MAXS)  # [MAXS] each side's cumulative score (cum_{s})
+H_CANK = HAND_ROW.block(MAXS * NCKR)  # [MAXS * NCKR] each side's completed canastas by kind at the end of the hand
+H_SCOUNT = HAND_ROW.block(MAXS * NSC)  # [MAXS * NSC] each side's counts (SC_*) in the hand
+HF = HAND_ROW.width
+HAND_COLUMNS = HAND_ROW.columns
 
 def trace_obs_len(maxm: int, nsides: int) -> int:
     """The part of the observation a trace row keeps: all of it but the strategy's scratch space (the melds of

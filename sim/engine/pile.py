@@ -82,10 +82,72 @@ def top_untakeable_nb(R, k):
 
 
 @engine_jit(inline="always")
+def take_playable_nb(R, S, p, s, r, melded, nat_used, wr, extra, h_after, nc, tv):
+    """Whether the hand a take leaves can still be played, for a take that lays T (its rank class r worth tv)
+    with `nat_used` naturals and a wild of rank class wr (-1 none), `extra` more naturals from the hand
+    where melds close at a cap (R-92), h_after cards left besides those: an unmelded side must still reach
+    its opening (premeld_take_ok_nb, with the best melds the rest of the hand makes), a melded side keep a
+    way to go out (take_ok_nb, nc canastas after the take). The same test for M1 and M2, inlined at each:
+    their copies were the same code but for the cards they lay."""
+    if not melded:
+        w = S.st[L.S_WORK:]
+        for x in range(L.NR):
+            w[x] = S.hand[p, L.HC_R + x]
+        w[r] -= nat_used
+        wilds = 0
+        tmeld = (1 + nat_used) * tv
+        if wr >= 0:
+            w[wr] -= 1
+            wilds = 1
+            tmeld += value_nb(R, wr)
+        room = wild_room_nb(R, r, 1 + nat_used + w[r], wilds)  # T, its cards, and the rank's other naturals
+        best = tmeld + max_meld_value_nb(R, w[0:L.NR], r, room, w[L.NR:2 * L.NR])
+        return premeld_take_ok_nb(R, S, p, s, r, nat_used, wr, tmeld, best, h_after)
+    return take_ok_nb(R, S, p, s, r, nat_used, wr, h_after - extra, nc)
+
+
+@engine_jit(inline="always")
+def wild_take_ok_nb(R, S, p, s, r, wr, melded, nat, mn, mw, grow, h_after, nc, tv):
+    """M2 with a wild of rank class wr: T, one natural and the wild fit the side's meld of T's rank (mn
+    naturals, mw wilds), closing it at the cap first where melds close (R-92); the take does not leave
+    sevens only (Pennies); and the hand left can be played (take_playable_nb). A step of enum_take_nb,
+    inlined in its loop over the wild ranks."""
+    one = np.int64(1)  # an int64, not the constant: the called checks would compile a copy for it
+    extra = 0
+    if meld_cap_nb(R) > 0:
+        _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, one, wr)
+        if extra < 0 or nat < 1 + extra:
+            return False
+    elif wild_room_nb(R, r, mn + 2, mw) < 1:
+        return False
+    if sevens_banned_last_nb(R) and take_leaves_sevens_nb(R, S, p, s, r, one + extra, one, grow):
+        return False
+    return take_playable_nb(R, S, p, s, r, melded, one, wr, extra, h_after, nc, tv)
+
+
+@engine_jit(inline="always")
+def take_mask_nb(R, S, s):
+    """The methods (MASK_M*) the rules give side s for the pile as it is (`pile_methods_*`): for a frozen
+    pile, a side that has not melded, or a melded side's unfrozen pile; frozen and unmelded, both hold
+    (R-157). A step of enum_take_nb, inlined at its one call."""
+    melded = S.side[s, L.SD_MELDED] != 0
+    if S.st[L.S_FROZEN] != 0:
+        mask = R[L.R_PM_FROZEN]
+        if not melded:
+            mask &= R[L.R_PM_PREMELD]
+    elif not melded:
+        mask = R[L.R_PM_PREMELD]
+    else:
+        mask = R[L.R_PM_UNFROZEN]
+    return mask
+
+
+@engine_jit(inline="always")
 def enum_take_nb(R, S, p, n):
-    """Append to S.opts the legal ways for p to take the pile (O_TAKE, method, wild rank)."""
+    """Append to S.opts the legal ways for p to take the pile (O_TAKE, method, wild rank). Each method's
+    tests are in its helper above, inlined, so that this reads as the three methods of §1.6."""
     # the counts handed to the called checks, as int64 values: constants would compile a copy of each
-    zero, one, two, no_wild = np.int64(0), np.int64(1), np.int64(2), np.int64(-1)
+    zero, two, no_wild = np.int64(0), np.int64(2), np.int64(-1)
     sevens = sevens_banned_last_nb(R)  # the Pennies check is called only where it can refuse
     st = S.st
     pn = st[L.S_PILE_N]
@@ -102,16 +164,10 @@ def enum_take_nb(R, S, p, n):
         return n  # R-20
     s = side_of_nb(R, p)
     melded = S.side[s, L.SD_MELDED] != 0
-    if st[L.S_FROZEN] != 0:
-        mask = R[L.R_PM_FROZEN]
-        if not melded:
-            mask &= R[L.R_PM_PREMELD]  # frozen and unmelded: both conditions hold (R-157)
-    elif not melded:
-        mask = R[L.R_PM_PREMELD]
-    else:
-        mask = R[L.R_PM_UNFROZEN]
+    mask = take_mask_nb(R, S, s)
     nat = S.hand[p, L.HC_R + r]
     incoming = pn - 1 - st[L.S_PILE_R3]
+    h_after = h - 2 + incoming  # M1 and M2: the hand less the two cards laid with T, the pile's cards in
     m = S.side[s, L.SD_MOR + r]
     msz = 0
     mw = 0
@@ -122,63 +178,29 @@ def enum_take_nb(R, S, p, n):
         mn = S.melds[s, m, L.F_NAT]
     ncan = canastas_nb(S, s)
     csize = canasta_size_nb(R)
+    grow = msz < csize and msz + L.MIN_MELD >= csize  # T and two cards complete the meld's canasta
+    nc = ncan + (1 if grow else 0)
     tv = value_nb(R, r)
-    w = S.st[L.S_WORK:]
-    capped = meld_cap_nb(R) > 0
     # M1: T with two naturals of its rank
     extra = 0
-    if capped:
+    if meld_cap_nb(R) > 0:
         _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, two, no_wild)
     if (mask & L.MASK_M1) and extra >= 0 and nat >= 2 + extra \
-            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, two + extra, zero,
-                                                      msz < csize and msz + L.MIN_MELD >= csize)):
-        if not melded:
-            for x in range(L.NR):
-                w[x] = S.hand[p, L.HC_R + x]
-            w[r] -= 2
-            tmeld = L.MIN_MELD * tv
-            room = wild_room_nb(R, r, L.MIN_MELD + w[r], 0)  # T and the pair, and the rank's other naturals
-            best = tmeld + max_meld_value_nb(R, w[0:L.NR], r, room, w[L.NR:2 * L.NR])
-            if premeld_take_ok_nb(R, S, p, s, r, two, no_wild, tmeld, best, h - 2 + incoming):
-                n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M1, -1, 0)
-        else:
-            nc = ncan + (1 if msz < csize and msz + L.MIN_MELD >= csize else 0)
-            if take_ok_nb(R, S, p, s, r, two, no_wild, h - 2 - extra + incoming, nc):
-                n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M1, -1, 0)
+            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, two + extra, zero, grow)) \
+            and take_playable_nb(R, S, p, s, r, melded, two, no_wild, extra, h_after, nc, tv):
+        n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M1, -1, 0)
     # M2: T with one natural and one wild
     if (mask & L.MASK_M2) and nat >= 1 and min_naturals_nb(R) <= 2:
         for wr in L.WILD_RANKS:
-            if S.hand[p, L.HC_R + wr] == 0:
-                continue
-            if capped:
-                _a, _b, _nn, _nw, extra = capped_take_split_nb(R, r, mn, mw, one, wr)
-                if extra < 0 or nat < 1 + extra:
-                    continue
-            elif wild_room_nb(R, r, mn + 2, mw) < 1:
-                continue
-            if sevens and take_leaves_sevens_nb(R, S, p, s, r, one + extra, one,
-                                                msz < csize and msz + L.MIN_MELD >= csize):
-                continue
-            if not melded:
-                for x in range(L.NR):
-                    w[x] = S.hand[p, L.HC_R + x]
-                w[r] -= 1
-                w[wr] -= 1
-                tmeld = 2 * tv + value_nb(R, wr)
-                room = wild_room_nb(R, r, 2 + w[r], 1)  # T, the natural and the wild, and the rank's others
-                best = tmeld + max_meld_value_nb(R, w[0:L.NR], r, room, w[L.NR:2 * L.NR])
-                if premeld_take_ok_nb(R, S, p, s, r, one, wr, tmeld, best, h - 2 + incoming):
-                    n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M2, wr, 0)
-            else:
-                nc = ncan + (1 if msz < csize and msz + L.MIN_MELD >= csize else 0)
-                if take_ok_nb(R, S, p, s, r, one, wr, h - 2 - extra + incoming, nc):
-                    n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M2, wr, 0)
+            if S.hand[p, L.HC_R + wr] != 0 and wild_take_ok_nb(R, S, p, s, r, wr, melded, nat, mn, mw, grow,
+                                                                h_after, nc, tv):
+                n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M2, wr, 0)
     # M3: T laid off on the side's meld of its rank
+    grow1 = msz < csize and msz + 1 >= csize
     if (mask & L.MASK_M3) and melded and m >= 0 \
-            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, zero, zero, msz < csize and msz + 1 >= csize)):
-        nc = ncan + (1 if msz < csize and msz + 1 >= csize else 0)
-        if take_ok_nb(R, S, p, s, r, zero, no_wild, h + incoming, nc):
-            n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M3, -1, 0)
+            and not (sevens and take_leaves_sevens_nb(R, S, p, s, r, zero, zero, grow1)) \
+            and take_ok_nb(R, S, p, s, r, zero, no_wild, h + incoming, ncan + (1 if grow1 else 0)):
+        n = add_opt_nb(S, n, L.O_TAKE, L.TAKE_M3, -1, 0)
     return n
 
 

@@ -137,19 +137,13 @@ def sample_table_nb(R, obs, S):
                 S.melds[s, m, f] = obs[base + f]
 
 
-@engine_jit
-def sample_nb(R, obs, S, seed):
-    """Fill S with a state that matches the observation `obs` of its seat, the hidden cards dealt at
-    random from `seed` (module docstring). S.st[S_ERR] is ERR_SAMPLE if no state can match it."""
+@engine_jit(inline="always")
+def pool_less_seen_nb(R, obs, S, w, plain):
+    """The hidden pool w: the pack less what the seat sees, each dealt to its place on the way: its own
+    hand, the pile (by kind, its top card last) and the red threes laid out. One step of sample_nb, apart
+    so that the sampler reads as the order of its deal; inlined at its one call."""
     st = S.st
-    sample_table_nb(R, obs, S)
-    seed_rng_nb(st, np.int64(L.S_DRNG), seed, np.int64(SAMPLE_STREAM), np.int64(0))
-    seed_rng_nb(st, np.int64(L.S_RNG), seed, np.int64(SAMPLE_PLAY), np.int64(0))
     p = obs[L.OB_SEAT]
-    cur = st[L.S_CUR]
-    n = R[L.R_PLAYERS]
-    w = st[L.S_WORK:L.S_WORK + L.NK]  # the hidden pool, by card kind
-    plain = threes_plain_nb(R)  # Buraco: red threes are ordinary cards, in any hand
     for k in range(L.NK):
         w[k] = pack_count_nb(R, k)
     # the seat's own hand
@@ -178,26 +172,37 @@ def sample_nb(R, obs, S, seed):
         for _ in range(obs[L.OB_RED3 + s]):
             k = L.RED3_H if w[L.RED3_H] > 0 else L.RED3_D
             w[k] -= 1
-    # a pending opening: the rows this player laid this turn go back to the hand (and a taken top
-    # card to the pile) if it stops short; its snapshot is the hand before them
-    pending = obs[L.OB_PEND] >= 0
-    s0 = side_of_nb(R, cur)
+
+
+@engine_jit(inline="always")
+def pending_snapshot_nb(obs, S, cur, s0, top_back):
+    """A pending opening (§1.7): the rows player `cur` laid this turn go back to its hand (and a taken top
+    card to the pile, `top_back`) if it stops short, so its snapshot is the hand before them (set_rows_nb
+    adds their cards as it deals them) with the pile's counts a rollback restores. Returns the first row of
+    side s0 laid this turn. Apart from sample_nb, which it would make longer by a branch of its own."""
+    st = S.st
+    pn = obs[L.OB_PILE_N]
+    for k in range(L.NK):
+        S.hand[L.MAXP, k] = obs[L.OB_HAND + k]
     snap_nm = 0
-    top_back = obs[L.OB_PRE] != 0  # the pending take's top card is still to place
-    if pending:
-        for k in range(L.NK):
-            S.hand[L.MAXP, k] = obs[L.OB_HAND + k]
-        for m in range(obs[L.OB_NM + s0]):
-            if S.melds[s0, m, L.F_TURN] != st[L.S_TURN] or S.melds[s0, m, L.F_PLAYER] != cur:
-                snap_nm = m + 1
-        st[L.S_SNAP_NM] = snap_nm
-        st[L.S_SNAP_PILE] = pn + (1 if top_back else 0)
-        st[L.S_SNAP_FROZEN] = st[L.S_FROZEN]
-        st[L.S_SNAP_PILE_R3] = st[L.S_PILE_R3]
-        if top_back:
-            st[L.S_INCOMING] = pn - st[L.S_PILE_R3]
-    # the meld rows' cards
-    for s in range(R[L.R_NSIDES]):  # a sequence shows its very cards (Buraco): they leave the pool first
+    for m in range(obs[L.OB_NM + s0]):
+        if S.melds[s0, m, L.F_TURN] != st[L.S_TURN] or S.melds[s0, m, L.F_PLAYER] != cur:
+            snap_nm = m + 1
+    st[L.S_SNAP_NM] = snap_nm
+    st[L.S_SNAP_PILE] = pn + (1 if top_back else 0)
+    st[L.S_SNAP_FROZEN] = st[L.S_FROZEN]
+    st[L.S_SNAP_PILE_R3] = st[L.S_PILE_R3]
+    if top_back:
+        st[L.S_INCOMING] = pn - st[L.S_PILE_R3]
+    return snap_nm
+
+
+@engine_jit(inline="always")
+def seq_rows_nb(R, obs, S, w):
+    """A sequence row shows its very cards (Buraco): they leave the pool w before any set row takes the
+    first kind of its rank, which could be one of them. Returns False when the pool lacks one (no state
+    matches the observation). One step of sample_nb, inlined at its one call."""
+    for s in range(R[L.R_NSIDES]):
         for m in range(obs[L.OB_NM + s]):
             row = S.melds[s, m]
             if row[L.F_KIND] == L.MK_SEQ:
@@ -205,8 +210,18 @@ def sample_nb(R, obs, S, seed):
                     k = seq_card_nb(row, pos)
                     w[k] -= 1
                     if w[k] < 0:
-                        st[L.S_ERR] = L.ERR_SAMPLE
-                        return
+                        return False
+    return True
+
+
+@engine_jit(inline="always")
+def set_rows_nb(R, obs, S, w, plain, pending, s0, snap_nm, top_back):
+    """The cards of every other meld row, the first kinds of their rank left in the pool w (pool_take_nb).
+    The rows of a pending opening (side s0 from row snap_nm) also go to its snapshot hand, but for one
+    natural that goes back under the pile while the pending take's top card is still to place
+    (`top_back`). Returns False when the pool lacks a card or the top card found no row: no state
+    matches. One step of sample_nb, inlined at its one call."""
+    pn = obs[L.OB_PILE_N]
     for s in range(R[L.R_NSIDES]):
         for m in range(obs[L.OB_NM + s]):
             row = S.melds[s, m]
@@ -219,18 +234,23 @@ def sample_nb(R, obs, S, seed):
                 for _ in range(row[f]):
                     k = pool_take_nb(w, rr, plain)
                     if k < 0:
-                        st[L.S_ERR] = L.ERR_SAMPLE
-                        return
+                        return False
                     if mine:
                         if top_back and f == L.F_NAT:
                             S.pile[pn] = k  # the pending take's top card
                             top_back = False
                         else:
                             S.hand[L.MAXP, k] += 1
-    if top_back:
-        st[L.S_ERR] = L.ERR_SAMPLE
-        return
-    # the cards known to be in other hands
+    return not top_back
+
+
+@engine_jit(inline="always")
+def known_cards_nb(obs, S, w, plain, n):
+    """The cards every seat saw go into another seat's hand with the pile (HC_KNOWN) go to that hand first,
+    the first kinds of their rank left in the pool w. Returns the cards the other hands still lack, or -1
+    when no state matches (the pool lacks one, or a hand would be too big). One step of sample_nb, inlined
+    at its one call."""
+    p = obs[L.OB_SEAT]
     need = 0
     for q in range(n):
         if q == p:
@@ -239,50 +259,56 @@ def sample_nb(R, obs, S, seed):
             for _ in range(S.hand[q, L.HC_KNOWN + r]):
                 k = pool_take_nb(w, r, plain)
                 if k < 0:
-                    st[L.S_ERR] = L.ERR_SAMPLE
-                    return
+                    return -1
                 hadd_nb(S, q, k)
         if S.hand[q, L.HC_N] > obs[L.OB_HANDS + q]:
-            st[L.S_ERR] = L.ERR_SAMPLE
-            return
+            return -1
         need += obs[L.OB_HANDS + q] - S.hand[q, L.HC_N]
-    # the rest, shuffled: the other hands, then the stock (red threes only there)
+    return need
+
+
+@engine_jit(inline="always")
+def pool_to_stock_nb(S, w, plain):
+    """What is left of the pool w, by kind, into the stock's array, to be shuffled into the other hands and
+    the stock; red threes stay out (they can only be in the stock or a face-down foot) unless threes are
+    plain cards. Returns the cards laid, or -1 when a kind's count went below zero (the observation shows
+    more of it than the pack holds). One step of sample_nb, inlined at its one call."""
     m = 0
     for k in range(L.NK):
         if w[k] < 0:
-            st[L.S_ERR] = L.ERR_SAMPLE
-            return
+            return -1
         if is_red3_nb(k) and not plain:
             continue
         for _ in range(w[k]):
             S.stock[m] = k
             m += 1
-    red_h = 0 if plain else w[L.RED3_H]  # the pool's counts: the go-out search below works in the same scratch
-    red_d = 0 if plain else w[L.RED3_D]
-    feet = 0
-    for q in range(n):
-        feet += obs[L.OB_FEET + q]
-    if m < need or m - need + red_h + red_d != obs[L.OB_STOCK_N] + feet:
-        st[L.S_ERR] = L.ERR_SAMPLE
-        return
-    # at an answer the asker has asked, so it could go out (§1.9): rejection sampling deals it
-    # hands until one could, uniform among the deals where it can
+    return m
+
+
+@engine_jit(inline="always")
+def deal_current_nb(R, obs, S, cur, first, m):
+    """The hidden cards of the player in turn, `cur`: stock[first:m] of the shuffled pool. At an answer the
+    asker has asked, so it could go out (§1.9): rejection sampling deals it hands until one could, uniform
+    among the deals where it can (ASK_TRIES). Returns False when none could. One step of sample_nb, inlined
+    at its one call."""
     tries = ASK_TRIES if obs[L.OB_DP] == L.DP_ANSWER else 1
-    first = m - (obs[L.OB_HANDS + cur] - S.hand[cur, L.HC_N]) if cur != p else m
-    ok = False
     for _ in range(tries):
         shuffle_stock_nb(S, m)
         for j in range(first, m):
             hadd_nb(S, cur, S.stock[j])
         if obs[L.OB_DP] != L.DP_ANSWER or can_go_out_nb(R, S, cur):
-            ok = True
-            break
+            return True
         for j in range(first, m):
             hback_nb(S, cur, S.stock[j])
-    if not ok:
-        st[L.S_ERR] = L.ERR_SAMPLE
-        return
-    m = first
+    return False
+
+
+@engine_jit(inline="always")
+def deal_others_nb(obs, S, n, cur, m, red_h, red_d):
+    """The other hidden hands from the top of stock[:m] (what the player in turn left), then the red threes
+    back in and the stock shuffled. Returns the stock's size. One step of sample_nb, inlined at its one
+    call."""
+    p = obs[L.OB_SEAT]
     for q in range(n):
         if q == p or q == cur:
             continue
@@ -296,13 +322,79 @@ def sample_nb(R, obs, S, seed):
         S.stock[m] = L.RED3_D
         m += 1
     shuffle_stock_nb(S, m)
-    # the feet still face down, from the top of the shuffled pool to their place (table.py)
+    return m
+
+
+@engine_jit(inline="always")
+def place_feet_nb(R, obs, S, n, m, feet):
+    """The feet still face down, from the top of the shuffled stock[:m] to their place (table.py). Returns
+    the stock's size left, or -1 when the pool would overlap the feet's place (never with a hand of a foot
+    or more). One step of sample_nb, inlined at its one call."""
     if feet > 0 and m > packet_lo_nb(R, S, packets_nb(R) - 1):
-        st[L.S_ERR] = L.ERR_SAMPLE  # the pool would overlap the feet's place: never with a hand of a foot or more
-        return
+        return -1
     for q in range(n):
         lo = packet_lo_nb(R, S, q)
         for i in range(obs[L.OB_FEET + q]):
             m -= 1
             S.stock[lo + i] = S.stock[m]
+    return m
+
+
+@engine_jit
+def sample_nb(R, obs, S, seed):
+    """Fill S with a state that matches the observation `obs` of its seat, the hidden cards dealt at
+    random from `seed` (module docstring). S.st[S_ERR] is ERR_SAMPLE if no state can match it. The
+    steps, in the order they deal, are the inlined helpers above: the machine code is that of one
+    function."""
+    st = S.st
+    sample_table_nb(R, obs, S)
+    seed_rng_nb(st, np.int64(L.S_DRNG), seed, np.int64(SAMPLE_STREAM), np.int64(0))
+    seed_rng_nb(st, np.int64(L.S_RNG), seed, np.int64(SAMPLE_PLAY), np.int64(0))
+    p = obs[L.OB_SEAT]
+    cur = st[L.S_CUR]
+    n = R[L.R_PLAYERS]
+    w = st[L.S_WORK:L.S_WORK + L.NK]  # the hidden pool, by card kind
+    plain = threes_plain_nb(R)  # Buraco: red threes are ordinary cards, in any hand
+    pool_less_seen_nb(R, obs, S, w, plain)
+    # a pending opening: the rows this player laid this turn go back to the hand (and a taken top
+    # card to the pile) if it stops short; its snapshot is the hand before them
+    pending = obs[L.OB_PEND] >= 0
+    s0 = side_of_nb(R, cur)
+    top_back = obs[L.OB_PRE] != 0  # the pending take's top card is still to place
+    snap_nm = 0
+    if pending:
+        snap_nm = pending_snapshot_nb(obs, S, cur, s0, top_back)
+    # the meld rows' cards, sequences first; then the cards known to be in other hands
+    if not seq_rows_nb(R, obs, S, w):
+        st[L.S_ERR] = L.ERR_SAMPLE
+        return
+    if not set_rows_nb(R, obs, S, w, plain, pending, s0, snap_nm, top_back):
+        st[L.S_ERR] = L.ERR_SAMPLE
+        return
+    need = known_cards_nb(obs, S, w, plain, n)
+    if need < 0:
+        st[L.S_ERR] = L.ERR_SAMPLE
+        return
+    # the rest, shuffled: the other hands, then the stock (red threes only there)
+    m = pool_to_stock_nb(S, w, plain)
+    if m < 0:
+        st[L.S_ERR] = L.ERR_SAMPLE
+        return
+    red_h = 0 if plain else w[L.RED3_H]  # the pool's counts: the go-out search below works in the same scratch
+    red_d = 0 if plain else w[L.RED3_D]
+    feet = 0
+    for q in range(n):
+        feet += obs[L.OB_FEET + q]
+    if m < need or m - need + red_h + red_d != obs[L.OB_STOCK_N] + feet:
+        st[L.S_ERR] = L.ERR_SAMPLE
+        return
+    first = m - (obs[L.OB_HANDS + cur] - S.hand[cur, L.HC_N]) if cur != p else m
+    if not deal_current_nb(R, obs, S, cur, first, m):
+        st[L.S_ERR] = L.ERR_SAMPLE
+        return
+    m = deal_others_nb(obs, S, n, cur, first, red_h, red_d)
+    m = place_feet_nb(R, obs, S, n, m, feet)
+    if m < 0:
+        st[L.S_ERR] = L.ERR_SAMPLE
+        return
     st[L.S_STOCK_N] = m

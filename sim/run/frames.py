@@ -34,18 +34,29 @@ def side_labels(job: Job, game: int) -> list[str]:
     return ["+".join(seats[p] for p in side) for side in job.variant.sides]
 
 
+def schema_columns(job: Job, rows: np.ndarray, schema: tuple[tuple[str, int, str], ...]) -> dict[str, Any]:
+    """The columns of a result row's schema (sim/engine/layout.py: GAME_COLUMNS, HAND_COLUMNS), in its
+    order, each read as its kind says."""
+    reasons = [L.END_NAMES[int(e)] for e in L.EndReason]
+    cols: dict[str, Any] = {}
+    for name, offset, kind in schema:
+        values = rows[:, offset]
+        if kind == L.COL_INT:
+            cols[name] = values
+        elif kind == L.COL_BOOL:
+            cols[name] = values.astype(bool)
+        elif kind == L.COL_REASON:
+            cols[name] = pd.Categorical.from_codes(values - 1, reasons)
+        elif kind == L.COL_SIDE:
+            cols[name] = [job.variant.seat_side(int(p)) if p >= 0 else -1 for p in values]
+        else:
+            raise ValueError(f"result column {name}: unknown kind {kind!r}")
+    return cols
+
+
 def games_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
     nsides = job.variant.n_sides
-    df = pd.DataFrame({
-        "game": rows[:, L.G_GAME],
-        "deal": rows[:, L.G_DEAL],
-        "winner_side": rows[:, L.G_WINNER],
-        "n_hands": rows[:, L.G_NHANDS],
-        "capped_hands": rows[:, L.G_CAPPED_HANDS],
-        "capped_game": rows[:, L.G_CAPPED_GAME].astype(bool),
-        "decisions": rows[:, L.G_DECISIONS],
-        "turns": rows[:, L.G_TURNS],
-    })
+    df = pd.DataFrame(schema_columns(job, rows, L.GAME_COLUMNS))
     for s in range(nsides):
         df[f"score_{s}"] = rows[:, L.G_SCORE + s]
     # the seating pattern repeats every n_sides games (duplicate deals; every game where each deal is played once)
@@ -59,21 +70,7 @@ def games_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
 
 def hands_frame(job: Job, rows: np.ndarray) -> pd.DataFrame:
     nsides = job.variant.n_sides
-    df = pd.DataFrame({
-        "game": rows[:, L.H_GAME],
-        "hand": rows[:, L.H_HAND],
-        "dealer": rows[:, L.H_DEALER],
-        "reason": pd.Categorical.from_codes(rows[:, L.H_REASON] - 1, [L.END_NAMES[int(e)] for e in L.EndReason]),
-        "out_seat": rows[:, L.H_OUT],
-        "out_side": [job.variant.seat_side(int(p)) if p >= 0 else -1 for p in rows[:, L.H_OUT]],
-        "concealed": rows[:, L.H_CONCEALED].astype(bool),
-        "turns": rows[:, L.H_TURNS],
-        "pile_pickups": rows[:, L.H_PICKUPS],
-        "freezes": rows[:, L.H_FREEZES],
-        "black3_discards": rows[:, L.H_B3DISC],
-        "asks": rows[:, L.H_ASKS],
-        "yes_answers": rows[:, L.H_YES],
-    })
+    df = pd.DataFrame(schema_columns(job, rows, L.HAND_COLUMNS))
     cols: dict[str, np.ndarray] = {}  # the per-side columns, joined at once (not inserted one by one)
     for s in range(nsides):
         for c, name in enumerate(L.COMPONENTS):

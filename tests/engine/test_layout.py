@@ -192,6 +192,32 @@ def test_observation_blocks_are_fixed_and_disjoint():
         assert contract.ob_known(obs) + contract.OB_KNOWN_LEN + contract.OB_SCRATCH == len(obs)
 
 
+def test_result_rows_come_from_one_schema():
+    """Each kind of result row is one schema (layout.ResultRow): its fields at offsets 0, 1, ... in order, each
+    once, named by their results column; a derived column reads a field; the per-side blocks follow. The
+    kernels' G_*/H_* integers are those offsets, plain integers."""
+    for columns, first_block, width, blocks in (
+            (layout.GAME_COLUMNS, layout.G_SCORE, layout.GF, [layout.MAXS]),
+            (layout.HAND_COLUMNS, layout.H_COMP, layout.HF,
+             [layout.MAXS * layout.NC, layout.MAXS, layout.MAXS * layout.NCKR, layout.MAXS * layout.NSC])):
+        fields = [(name, offset) for name, offset, kind in columns if kind != layout.COL_SIDE]
+        assert [offset for _, offset in fields] == list(range(len(fields)))
+        assert len({name for name, _, _ in columns}) == len(columns)
+        assert all(offset < len(fields) for _, offset, _ in columns)
+        assert first_block == len(fields) and width == first_block + sum(blocks)
+    named = {"game": layout.G_GAME, "deal": layout.G_DEAL, "winner_side": layout.G_WINNER, "n_hands": layout.G_NHANDS,
+             "capped_hands": layout.G_CAPPED_HANDS, "capped_game": layout.G_CAPPED_GAME,
+             "decisions": layout.G_DECISIONS, "turns": layout.G_TURNS}
+    assert {name: offset for name, offset, _ in layout.GAME_COLUMNS} == named
+    assert all(type(v) is int for v in named.values())
+    hand = {name: offset for name, offset, _ in layout.HAND_COLUMNS}
+    assert (hand["reason"], hand["out_seat"], hand["out_side"], hand["yes_answers"]) == (
+        layout.H_REASON, layout.H_OUT, layout.H_OUT, layout.H_YES)
+    assert (layout.H_CUM, layout.H_CANK, layout.H_SCOUNT) == (
+        layout.H_COMP + layout.MAXS * layout.NC, layout.H_COMP + layout.MAXS * (layout.NC + 1),
+        layout.H_COMP + layout.MAXS * (layout.NC + 1 + layout.NCKR))
+
+
 def test_unknown_option_kinds_are_errors_not_guesses():
     assert contract.option_name(contract.O_TAKE) == "take"
     with pytest.raises(ValueError, match="unknown option kind 99"):

@@ -23,6 +23,7 @@ from sim.engine.sample import sample_nb
 from sim.engine.state import State, new_state
 from sim.engine.table import packet_lo_nb
 from tests.decisions import Decision, decisions
+from tests.golden import samples
 from tests.support import Table
 
 VARIANTS = ["classic-2p", "classic-3p", "classic-4p", "classic-6p", "pennies-6p", "railroad-3p", "buraco-2p",
@@ -241,3 +242,16 @@ def test_an_asker_can_go_out_in_every_sample_of_the_answer():
                 assert can_go_out_nb(d.R, S, int(d.obs[L.OB_ASKER]))
             met += 1
     assert met >= 2
+
+
+@pytest.mark.parametrize("variant", samples.VARIANTS)
+def test_a_fixed_seed_gives_the_recorded_sample(variant):
+    """sample_nb is the same function it was when tests/golden/samples.py recorded it: from each recorded
+    observation and seed the very state (or the same refusal, with what it had written), bit for bit."""
+    got = np.load(samples.FILE)
+    obs, lens = got[f"{variant}/obs"], got[f"{variant}/len"]
+    want_err, want = got[f"{variant}/err"], got[f"{variant}/digest"]
+    for i in range(len(obs)):
+        for j, seed in enumerate(samples.SEEDS):
+            err, digest = samples.sampled(variant, obs[i, :lens[i]].copy(), seed)
+            assert (err, digest) == (want_err[i, j], want[i, j]), f"observation {i}, seed {seed}"
