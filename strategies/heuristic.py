@@ -976,94 +976,200 @@ def known_option_nb(dp, t):
     return False
 
 
-@strategy_jit
-def heuristic_decide_nb(R, obs, opts, n, prm):
-    if R[R_SEQ] != 0:
-        return buraco_decide_nb(R, obs, opts, n, prm, prm[K_WILDS], prm[K_GO_OUT])  # Buraco's (strategies/buraco.py)
-    dp = obs[OB_DP]
+# The observation's scratch slots (OB_SCRATCH of them, at its end), as heuristic_decide_nb lays them out
+SC_GOOUT = 0  # the going-out work area as the position stands (WORK slots; load_goout_nb)
+SC_GOOUT_AFTER = SC_GOOUT + WORK  # the same after one meld action (keeps_going_out_nb)
+SC_HAND_LEFT = SC_GOOUT_AFTER + WORK  # the hand by rank class after an opening action (NR slots; opening_reach_nb)
+SC_REACH = SC_HAND_LEFT + NR  # opening_reach_nb's search of the melds still to lay (NR slots)
+SC_FEATURES = OB_SCRATCH - N_DFEAT  # the discard features of one card (N_DFEAT slots, the last; discard_features_nb)
+
+
+@strategy_jit(inline="always")
+def _check_options_nb(dp, opts, n):
+    """Every option is of a kind this strategy knows at the decision point, or the call fails."""
     for i in range(n):
         if not known_option_nb(dp, option_kind(opts, i)):
             raise ValueError("heuristic strategy: unknown option kind at this decision point")
-    best = 0
-    bestv = -1e18
-    go_ok = True
-    plan_out = False
-    opening = False
-    freeze_now = False
-    keep_b3 = False  # the black threes are kept for the four-black-three close (black3_close_way_nb)
-    s = obs[OB_SIDE]
-    scratch = obs[obs.shape[0] - OB_SCRATCH:]
-    w = scratch[0:WORK]
-    w2 = scratch[WORK:2 * WORK]
-    hw = scratch[2 * WORK:2 * WORK + NR]
-    pw = scratch[2 * WORK + NR:2 * WORK + 2 * NR]
+
+
+@strategy_jit(inline="always")
+def _going_out_plan_nb(R, obs, prm, goout):
+    """At the meld step and the ask: whether going out is allowed by the knobs and the table (go_ok: the
+    `go_out` knob wants it, the side has the canastas wanted and every kind going out needs), and whether the
+    hand can go out this turn (plan_out: the engine's exact going-out search on the work area `goout`, loaded
+    from the observation; not run when two lone cards rule it out). Also the canastas wanted and the opening
+    value a going out must still lay, which keeps_going_out_nb reads."""
+    side = obs[OB_SIDE]
+    wanted = may_go_out_nb(R, obs, prm)
+    need = canastas_wanted_nb(R, obs, prm)
+    go_ok = wanted and obs[OB_CANASTAS + side] >= need and kinds_ok_nb(R, obs)
     needed = 0
-    need = 0
-    incoming = 0
+    plan_out = False
+    if wanted and obs[OB_PRE] == 0 and lone_cards_nb(obs) <= 1:
+        # the hand can go out this turn and the player wants to: plan it (go_out=asap never misses one)
+        load_goout_nb(R, obs, goout)
+        needed = opening_needed_nb(R, obs)
+        plan_out = can_go_out_w_nb(R, goout, obs[OB_CANASTAS + side], need, needed)
+    return go_ok, plan_out, need, needed
+
+
+@strategy_jit(inline="always")
+def _pile_incoming_nb(obs):
+    """While opening via the pile: the pile's cards that reach the hand once the minimum is met (its red threes go
+    to the table)."""
+    if obs[OB_PRE] == 0:
+        return 0
+    return obs[OB_PILE_N] - obs[OB_PILEK + RED3_H] - obs[OB_PILEK + RED3_D]
+
+
+@strategy_jit(inline="always")
+def _keep_black3_nb(R, obs, prm, dp):
+    """Whether the black threes are kept for the four-black-three close at this decision point (at the draw, by
+    the hand's size after drawing); never at the ask or the answer."""
+    if dp == DP_DRAW:
+        return black3_close_way_nb(R, obs, prm, obs[OB_HN] + 1)
+    if dp == DP_MELD or dp == DP_DISCARD:
+        return black3_close_way_nb(R, obs, prm, obs[OB_HN])
+    return False
+
+
+@strategy_jit(inline="always")
+def _freeze_now_nb(obs, prm):
+    """The `freeze` knob: freeze the pile with a wild now (never; always while it is not frozen; or N: once an
+    opponent side has melded and the pile holds at least N cards)."""
+    freeze = prm[K_FREEZE]
+    if obs[OB_FROZEN] != 0 or freeze == FREEZE_NEVER:
+        return False
+    if freeze == FREEZE_ALWAYS:
+        return True
+    if obs[OB_PILE_N] < freeze:
+        return False
+    side = obs[OB_SIDE]
+    for t in range(obs[OB_NSIDES]):
+        if t != side and obs[OB_SMELDED + t] != 0:
+            return True
+    return False
+
+
+@strategy_jit(inline="always")
+def _draw_plan_nb(obs, opts, i, v, keep_b3):
+    """Draw option i, scored v by _draw_score_nb: held back when it takes the pile for a meld that leaves the hand
+    no bigger than a draw would, while the black threes are kept for the close."""
+    if keep_b3 and option_kind(opts, i) == O_TAKE and take_gain_nb(obs, opts, i) < 1:
+        return HOLD_BACK  # the take's meld would leave the hand smaller than a draw: too small for the close
+    return v
+
+
+@strategy_jit(inline="always")
+def _meld_plans_nb(R, obs, opts, i, v, keep_b3, plan_out, opening, need, needed, incoming, goout, goout_after,
+                   hand_left, reach_work):
+    """Meld action i, scored v by _meld_score_nb, with the plans on top. While the black threes are kept for
+    the close, no action takes the hand below them. When the hand can go out this turn and the player wants to
+    (plan_out), PLAN goes to the actions that keep going out possible. While the side has not opened
+    (opening), PLAN goes to those after which the minimum can still be reached this turn; the others are
+    refused: -1 while nothing is laid (the opening is not started), -500 once it is under way."""
+    t = option_kind(opts, i)
+    if keep_b3 and t != O_STOP and obs[OB_HN] - hand_cards_laid_nb(opts, i) < B3_CLOSE_CARDS:
+        v = HOLD_BACK  # the hand would become too small ever to hold the four black threes
+    if plan_out:
+        if keeps_going_out_nb(R, obs, opts, i, goout, goout_after, need, needed):
+            v += PLAN
+    elif opening and t != O_STOP:
+        # only start or continue an opening that can still reach the minimum this turn
+        pend = obs[OB_PEND] if obs[OB_PEND] > 0 else 0
+        free = obs[OB_HN] - cards_laid_nb(opts, i) + incoming - KEEP_CARDS
+        after = pend + action_value_nb(R, obs, opts, i)
+        if after >= obs[OB_REQ] or after + opening_reach_nb(R, obs, opts, i, hand_left, reach_work,
+                                                            free) >= obs[OB_REQ]:
+            v += PLAN
+        elif obs[OB_PRE] == 0 and obs[OB_PEND] == 0:
+            v = -1.0  # not started yet: do not start
+        else:
+            v = -500.0
+    return v
+
+
+@strategy_jit(inline="always")
+def _ask_score_nb(obs, opts, i, prm, plan_out):
+    """Asking the partner "may I go out?" (1) only when going out is planned this turn and the partner holds at
+    least `ask` cards, else not asking (0) rather than asking (-1)."""
+    if option_kind(opts, i) != O_ASK:
+        return 0.0
+    ask_min = prm[K_ASK]
+    return 1.0 if plan_out and ask_min >= 0 and obs[OB_HANDS + option_seat(opts, i)] >= ask_min else -1.0
+
+
+@strategy_jit(inline="always")
+def _answer_score_nb(R, obs, opts, i, prm):
+    """Answering the partner: yes (1) unless the own hand holds `answer_max` points or more, then no (0 beats
+    -1)."""
+    if option_kind(opts, i) != O_YES:
+        return 0.0
+    return 1.0 if hand_points_nb(R, obs) < prm[K_ANSWER_MAX] else -1.0
+
+
+@strategy_jit
+def heuristic_decide_nb(R, obs, opts, n, prm):
+    """The decision of `baseline` and its named relatives, at every decision point of a Canasta game (a game
+    with sequences goes to Buraco's kernel, strategies/buraco.py). An option of a kind it does not know is an
+    error. The plans of the decision point are worked out first; then every option gets a score and the best
+    wins, ties going to the first option, so that play is deterministic.
+
+    - draw: draw from the stock (0), unless taking the pile scores more (_draw_score_nb: 10 points and 3 a
+      card, more with a lay-off, less when a wild, a joker most, goes into its meld; never below `min_pile`
+      cards once the side has melded), or taking the top discard alone where the rules offer it (`take_top`).
+    - meld: each action's greedy score (_meld_score_nb: completing canastas first, and the `meld`, `wilds`,
+      `natural`, `wild_meld`, `foot` and `sevens` knobs), then the plans on top (_meld_plans_nb). When the
+      player wants to go out (`go_out`, `canastas`) and the engine's exact search says the hand can this
+      turn (_going_out_plan_nb), only the actions that keep it possible get PLAN; while the side has not
+      opened, only those after which the minimum can still be reached this turn do, and an opening that
+      cannot be finished is not started.
+    - ask: ask the partner only when going out is planned this turn and the partner holds at least `ask`
+      cards. answer: yes unless the own hand holds `answer_max` points or more.
+    - discard (_discard_score_nb), by tiers: a wild to freeze the pile (`freeze`: _freeze_now_nb), a black
+      three on a pile of at least `hold_black3` cards, an ordinary card by the discard scorer (the d_*
+      weights), a black three held, and last a wild.
+
+    A hand that lasts LONG_HAND turns is played to its end; where the rules have Boat's four-black-three close,
+    a long hand keeps its black threes for it (black3_close_way_nb: no take or meld shrinks the hand below
+    them, and they are not discarded). The observation's scratch slots hold the going-out search's work areas
+    and the discard features (SC_*)."""
+    if R[R_SEQ] != 0:
+        return buraco_decide_nb(R, obs, opts, n, prm, prm[K_WILDS], prm[K_GO_OUT])  # Buraco's (strategies/buraco.py)
+    dp = obs[OB_DP]
+    _check_options_nb(dp, opts, n)
+    scratch = obs[obs.shape[0] - OB_SCRATCH:]
+    goout = scratch[SC_GOOUT:SC_GOOUT + WORK]
+    goout_after = scratch[SC_GOOUT_AFTER:SC_GOOUT_AFTER + WORK]
+    hand_left = scratch[SC_HAND_LEFT:SC_HAND_LEFT + NR]
+    reach_work = scratch[SC_REACH:SC_REACH + NR]
+    features = scratch[SC_FEATURES:]
+    # the plans of this decision point
+    go_ok, plan_out, need, needed = True, False, 0, 0
     if dp == DP_MELD or dp == DP_ASK:
-        wanted = may_go_out_nb(R, obs, prm)
-        need = canastas_wanted_nb(R, obs, prm)
-        go_ok = wanted and obs[OB_CANASTAS + s] >= need and kinds_ok_nb(R, obs)
-        if wanted and obs[OB_PRE] == 0 and lone_cards_nb(obs) <= 1:
-            # the hand can go out this turn and the player wants to: plan it (go_out=asap never misses one)
-            load_goout_nb(R, obs, w)
-            needed = opening_needed_nb(R, obs)
-            plan_out = can_go_out_w_nb(R, w, obs[OB_CANASTAS + s], need, needed)
-        opening = dp == DP_MELD and obs[OB_MELDED] == 0 and not plan_out
-        keep_b3 = dp == DP_MELD and not plan_out and black3_close_way_nb(R, obs, prm, obs[OB_HN])
-        if opening and obs[OB_PRE] != 0:
-            # the pile's cards reach the hand when the minimum is met (red threes go to the table)
-            incoming = obs[OB_PILE_N] - obs[OB_PILEK + RED3_H] - obs[OB_PILEK + RED3_D]
-    elif dp == DP_DRAW:
-        keep_b3 = black3_close_way_nb(R, obs, prm, obs[OB_HN] + 1)
-    elif dp == DP_DISCARD:
-        keep_b3 = black3_close_way_nb(R, obs, prm, obs[OB_HN])
-        f = prm[K_FREEZE]
-        if obs[OB_FROZEN] == 0 and f != FREEZE_NEVER:
-            if f == FREEZE_ALWAYS:
-                freeze_now = True
-            elif obs[OB_PILE_N] >= f:
-                for t in range(obs[OB_NSIDES]):
-                    if t != s and obs[OB_SMELDED + t] != 0:
-                        freeze_now = True
+        go_ok, plan_out, need, needed = _going_out_plan_nb(R, obs, prm, goout)
+    opening = dp == DP_MELD and obs[OB_MELDED] == 0 and not plan_out
+    incoming = _pile_incoming_nb(obs) if opening else 0
+    keep_b3 = not plan_out and _keep_black3_nb(R, obs, prm, dp)
+    freeze_now = dp == DP_DISCARD and _freeze_now_nb(obs, prm)
+    # every option scored: the best wins, the first of equals
+    best = 0
+    best_score = -1e18
     for i in range(n):
         if dp == DP_DRAW:
-            v = _draw_score_nb(R, obs, opts, i, prm)
-            if keep_b3 and option_kind(opts, i) == O_TAKE and take_gain_nb(obs, opts, i) < 1:
-                v = HOLD_BACK  # the take's meld would leave the hand smaller than a draw: too small for the close
+            v = _draw_plan_nb(obs, opts, i, _draw_score_nb(R, obs, opts, i, prm), keep_b3)
         elif dp == DP_MELD:
-            v = _meld_score_nb(R, obs, opts, i, prm, go_ok)
-            if keep_b3 and option_kind(opts, i) != O_STOP and obs[OB_HN] - hand_cards_laid_nb(opts, i) < B3_CLOSE_CARDS:
-                v = HOLD_BACK  # the hand would become too small ever to hold the four black threes
-            if plan_out:
-                if keeps_going_out_nb(R, obs, opts, i, w, w2, need, needed):
-                    v += PLAN
-            elif opening and option_kind(opts, i) != O_STOP:
-                # only start or continue an opening that can still reach the minimum this turn
-                pend = obs[OB_PEND] if obs[OB_PEND] > 0 else 0
-                free = obs[OB_HN] - cards_laid_nb(opts, i) + incoming - KEEP_CARDS
-                after = pend + action_value_nb(R, obs, opts, i)
-                if after >= obs[OB_REQ] or after + opening_reach_nb(R, obs, opts, i, hw, pw, free) >= obs[OB_REQ]:
-                    v += PLAN
-                elif obs[OB_PRE] == 0 and obs[OB_PEND] == 0:
-                    v = -1.0  # not started yet: do not start
-                else:
-                    v = -500.0
+            v = _meld_plans_nb(R, obs, opts, i, _meld_score_nb(R, obs, opts, i, prm, go_ok), keep_b3, plan_out, opening,
+                               need, needed, incoming, goout, goout_after, hand_left, reach_work)
         elif dp == DP_ASK:
-            v = 0.0
-            if option_kind(opts, i) == O_ASK:
-                a = prm[K_ASK]
-                v = 1.0 if plan_out and a >= 0 and obs[OB_HANDS + option_seat(opts, i)] >= a else -1.0
+            v = _ask_score_nb(obs, opts, i, prm, plan_out)
         elif dp == DP_ANSWER:
-            v = 0.0
-            if option_kind(opts, i) == O_YES:
-                v = 1.0 if hand_points_nb(R, obs) < prm[K_ANSWER_MAX] else -1.0
+            v = _answer_score_nb(R, obs, opts, i, prm)
         elif dp == DP_DISCARD:
-            v = _discard_score_nb(R, obs, option_card(opts, i), prm, freeze_now, keep_b3,
-                                  scratch[OB_SCRATCH - N_DFEAT:])
+            v = _discard_score_nb(R, obs, option_card(opts, i), prm, freeze_now, keep_b3, features)
         else:
             v = 0.0
-        if v > bestv:
-            bestv = v
+        if v > best_score:
+            best_score = v
             best = i
     return best

@@ -21,7 +21,7 @@ below sim.analysis.analyse, which evaluates them.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,9 +119,58 @@ def _cards(where: str, text: str) -> list[int]:
         raise PositionError(f"{where}: {exc}") from None
 
 
+@dataclass(frozen=True)
+class _Lines:
+    """The `key: value` lines of a position (melds and house rules apart): each key's line number, for the
+    errors, and its value, read as what the key holds."""
+
+    name: str  # the file's name, as the errors give it
+    fields: dict[str, tuple[int, str]]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.fields
+
+    def at(self, key: str) -> str:
+        return f"{self.name} line {self.fields[key][0]}"
+
+    def val(self, key: str) -> str:
+        return self.fields[key][1]
+
+    def ints(self, key: str, count: int, what: str) -> list[int]:
+        return _ints(self.at(key), self.val(key), count, what)
+
+    def number(self, key: str, what: str) -> int:
+        return self.ints(key, 1, what)[0]
+
+    def cards(self, key: str) -> list[int]:
+        return _cards(self.at(key), self.val(key))
+
+    def yes_no(self, key: str) -> int:
+        """1 or 0 for `yes` or `no`, 0 when the key is not given."""
+        if key not in self.fields:
+            return 0
+        word = self.val(key).lower()
+        if word not in YES_NO:
+            raise PositionError(f"{self.at(key)}: {key}: expected yes or no, got {word!r}")
+        return YES_NO[word]
+
+
 def parse_position(text: str, name: str = "position") -> Position:
     """A Position from the text format (module docstring; docs/analysis.md). Every impossible position is refused
     with one line (PositionError) before any rollout."""
+    lines, melds, rules = _read_lines(text, name)
+    try:
+        v = get_variant(lines.val("variant"))
+        if rules:
+            v = with_rules(v, rules)
+    except ValueError as exc:
+        raise PositionError(f"{lines.at('variant')}: {exc}") from None
+    return _build(v, lines, melds)
+
+
+def _read_lines(text: str, name: str) -> tuple[_Lines, list[tuple[int, int, str]], list[str]]:
+    """The position's lines split by key (comments and blank lines dropped): the keyed values, the melds as
+    (line, side, cards) and the house rules; an unknown, repeated or missing key is refused."""
     fields: dict[str, tuple[int, str]] = {}
     melds: list[tuple[int, int, str]] = []  # (line, side, cards)
     rules: list[str] = []
@@ -151,106 +200,151 @@ def parse_position(text: str, name: str = "position") -> Position:
     missing = [k for k in REQUIRED if k not in fields]
     if missing:
         raise PositionError(f"{name}: missing {', '.join(missing)}; a position needs {', '.join(REQUIRED)}")
-
-    def at(key: str) -> str:
-        return f"{name} line {fields[key][0]}"
-
-    def val(key: str) -> str:
-        return fields[key][1]
-
-    try:
-        v = get_variant(val("variant"))
-        if rules:
-            v = with_rules(v, rules)
-    except ValueError as exc:
-        raise PositionError(f"{at('variant')}: {exc}") from None
-    return _build(v, name, at, val, fields, melds)
+    return _Lines(name, fields), melds, rules
 
 
-def _build(v: Variant, name: str, at: Callable[[str], str], val: Callable[[str], str],
-           fields: dict[str, tuple[int, str]], melds: list[tuple[int, int, str]]) -> Position:
+def _build(v: Variant, lines: _Lines, melds: list[tuple[int, int, str]]) -> Position:
+    """The position read key by key, in the order of the format (each value checked against the variant as it
+    is read), its melds laid, its cards counted against the pack, then the observation and the engine's
+    view of it."""
     from sim.engine.cards import threes_plain_nb
-    from sim.engine.deal import pack_count_nb
 
     R = pack(v)
-    n, nsides = v.players, v.n_sides
+    name = lines.name
     plain = bool(threes_plain_nb(R))  # Buraco: threes are ordinary cards
-    seat = _ints(at("seat"), val("seat"), 1, "seat")[0]
-    if not 0 <= seat < n:
-        raise PositionError(f"{at('seat')}: seat {seat} does not exist: {v.name} has seats 0 to {n - 1}")
-    point = val("point").lower()
+    seat, dp = _seat_and_point(v, lines)
+    hand, hands = _hand(v, lines, seat, dp, plain)
+    stock = lines.number("stock", "stock size")
+    if stock < 0:
+        raise PositionError(f"{lines.at('stock')}: the stock's size cannot be negative")
+    pile, size, under_unknown = _pile(v, lines, plain)
+    scores, red3 = _scores_and_red3(v, lines, plain)
+    feet, packets = _feet(v, lines)
+    frozen = lines.yes_no("frozen")
+    blocked = lines.yes_no("blocked")
+    dealer, turn = _dealer_and_turn(v, lines, seat)
+    T, counts = _meld_rows(v, R, name, melds, plain)
+    kind_left, rank_left = _count_cards(v, R, name, hand + pile, counts, red3, plain)
+    placed = sum(hands) + sum(feet) + int(counts["cards"]) + size + stock + sum(red3)
+    if placed != v.pack_size:
+        raise PositionError(f"{name}: the sizes do not add up to the pack: hands {sum(hands)} + feet {sum(feet)} + "
+                            f"melds {int(counts['cards'])} + pile {size} + stock {stock} + red threes {sum(red3)} "
+                            f"= {placed}, the pack of {v.name} holds {v.pack_size}")
+    if frozen == 0 and not plain and any(L.card_rank(k) in (L.RK_2, L.RK_JK) or k in (L.RED3_H, L.RED3_D)
+                                         for k in pile):
+        frozen = 1  # a wild or red three in the pile freezes it (the seat sees it lie crosswise)
+    if under_unknown:
+        pile = _fill_pile(pile, under_unknown, kind_left, rank_left, plain)
+    obs = _observation(v, R, seat, dp, hand, hands, pile, stock, scores, red3, feet, frozen, blocked, dealer, turn,
+                       T, packets)
+    return _engine_view(v, R, obs, dp, name)
+
+
+def _seat_and_point(v: Variant, lines: _Lines) -> tuple[int, int]:
+    """The deciding seat and its decision point (layout.DP_*)."""
+    seat = lines.number("seat", "seat")
+    if not 0 <= seat < v.players:
+        raise PositionError(f"{lines.at('seat')}: seat {seat} does not exist: {v.name} has seats 0 to {v.players - 1}")
+    point = lines.val("point").lower()
     if point not in POINTS:
-        raise PositionError(f"{at('point')}: decision point {point!r}; accepted: {', '.join(POINTS)} (the draw step, "
-                            "or the discard after melding)")
-    dp = POINTS[point]
-    hand = _cards(at("hand"), val("hand"))
-    hands = _ints(at("hands"), val("hands"), n, "hand size of every seat")
+        raise PositionError(f"{lines.at('point')}: decision point {point!r}; accepted: {', '.join(POINTS)} (the draw "
+                            "step, or the discard after melding)")
+    return seat, POINTS[point]
+
+
+def _hand(v: Variant, lines: _Lines, seat: int, dp: int, plain: bool) -> tuple[list[int], list[int]]:
+    """The seat's hand, and every seat's hand size (the seat's own the length of its hand)."""
+    hand = lines.cards("hand")
+    hands = lines.ints("hands", v.players, "hand size of every seat")
     if hands[seat] != len(hand):
-        raise PositionError(f"{at('hands')}: seat {seat}'s hand size is {hands[seat]} but its hand lists "
+        raise PositionError(f"{lines.at('hands')}: seat {seat}'s hand size is {hands[seat]} but its hand lists "
                             f"{len(hand)} cards")
     if any(h < 0 for h in hands):
-        raise PositionError(f"{at('hands')}: a hand size cannot be negative")
+        raise PositionError(f"{lines.at('hands')}: a hand size cannot be negative")
     if dp == L.DP_DISCARD and not hand:
-        raise PositionError(f"{at('hand')}: an empty hand has nothing to discard")
+        raise PositionError(f"{lines.at('hand')}: an empty hand has nothing to discard")
     if not plain and any(k in (L.RED3_H, L.RED3_D) for k in hand):
-        raise PositionError(f"{at('hand')}: a red three cannot be in a hand at {v.name}: it is laid out at once")
-    stock = _ints(at("stock"), val("stock"), 1, "stock size")[0]
-    if stock < 0:
-        raise PositionError(f"{at('stock')}: the stock's size cannot be negative")
-    # the pile: `SIZE TOP` or its cards bottom first
-    pile_parts = val("pile").split()
+        raise PositionError(f"{lines.at('hand')}: a red three cannot be in a hand at {v.name}: it is laid out at once")
+    return hand, hands
+
+
+def _pile(v: Variant, lines: _Lines, plain: bool) -> tuple[list[int], int, int]:
+    """The pile, `SIZE TOP` or its cards bottom first: the cards shown (bottom first), its size, and how many
+    cards under the top are not shown (0 when every card is)."""
+    pile_parts = lines.val("pile").split()
     if pile_parts and pile_parts[0].isdigit():
         size = int(pile_parts[0])
-        shown = _cards(at("pile"), " ".join(pile_parts[1:]))
+        shown = _cards(lines.at("pile"), " ".join(pile_parts[1:]))
         if size == 0 and shown:
-            raise PositionError(f"{at('pile')}: an empty pile has no top card (write `pile: 0`)")
+            raise PositionError(f"{lines.at('pile')}: an empty pile has no top card (write `pile: 0`)")
         if size > 0 and len(shown) != 1:
-            raise PositionError(f"{at('pile')}: write `pile: SIZE TOP` (e.g. `pile: 12 7H`) or the pile's cards "
+            raise PositionError(f"{lines.at('pile')}: write `pile: SIZE TOP` (e.g. `pile: 12 7H`) or the pile's cards "
                                 "bottom first")
-        under_unknown = size - len(shown)
-        pile = shown
+        pile, under_unknown = shown, size - len(shown)
     else:
-        pile = _cards(at("pile"), val("pile"))
+        pile = lines.cards("pile")
         size, under_unknown = len(pile), 0
-    top = pile[-1] if pile else -1
-    if top >= 0 and not plain and top in (L.RED3_H, L.RED3_D):
-        raise PositionError(f"{at('pile')}: a red three cannot be the pile's top card at {v.name}: it is laid out "
-                            "at once (a red upcard is covered by the next card)")
-    scores = _ints(at("scores"), val("scores"), nsides, "score of every side") if "scores" in fields else [0] * nsides
-    red3 = _ints(at("red3"), val("red3"), nsides, "red threes of every side") if "red3" in fields else [0] * nsides
+    if pile and not plain and pile[-1] in (L.RED3_H, L.RED3_D):
+        raise PositionError(f"{lines.at('pile')}: a red three cannot be the pile's top card at {v.name}: it is laid "
+                            "out at once (a red upcard is covered by the next card)")
+    return pile, size, under_unknown
+
+
+def _scores_and_red3(v: Variant, lines: _Lines, plain: bool) -> tuple[list[int], list[int]]:
+    """Every side's score and red threes laid out (0 when not given)."""
+    nsides = v.n_sides
+    scores = lines.ints("scores", nsides, "score of every side") if "scores" in lines else [0] * nsides
+    red3 = lines.ints("red3", nsides, "red threes of every side") if "red3" in lines else [0] * nsides
     if plain and any(red3):
-        raise PositionError(f"{at('red3')}: {v.name} has no red threes to lay out (threes are ordinary cards)")
+        raise PositionError(f"{lines.at('red3')}: {v.name} has no red threes to lay out (threes are ordinary cards)")
     if any(x < 0 for x in red3):
-        raise PositionError(f"{at('red3')}: a count of red threes cannot be negative")
-    packets = nsides if v.table.packet_per_side else n
+        raise PositionError(f"{lines.at('red3')}: a count of red threes cannot be negative")
+    return scores, red3
+
+
+def _feet(v: Variant, lines: _Lines) -> tuple[list[int], int]:
+    """The cards of each foot still face down (every foot, when not given), and the number of feet: one per
+    side or one per seat."""
+    packets = v.n_sides if v.table.packet_per_side else v.players
     fs = v.table.foot_size
-    if "feet" in fields:
-        feet = _ints(at("feet"), val("feet"), packets, "foot still face down of every "
-                     + ("side" if v.table.packet_per_side else "seat"))
-        if fs == 0 and any(feet):
-            raise PositionError(f"{at('feet')}: {v.name} has no feet")
-        bad = [f for f in feet if f not in (0, fs)]
-        if bad:
-            raise PositionError(f"{at('feet')}: a foot is {fs} cards face down, or 0 once picked up; got {bad[0]}")
-    else:
-        feet = [fs] * packets
-    frozen = _yes_no(at, val, fields, "frozen")
-    blocked = _yes_no(at, val, fields, "blocked")
-    dealer = _ints(at("dealer"), val("dealer"), 1, "dealer seat")[0] if "dealer" in fields else (seat - 1) % n
+    if "feet" not in lines:
+        return [fs] * packets, packets
+    feet = lines.ints("feet", packets, "foot still face down of every "
+                      + ("side" if v.table.packet_per_side else "seat"))
+    if fs == 0 and any(feet):
+        raise PositionError(f"{lines.at('feet')}: {v.name} has no feet")
+    bad = [f for f in feet if f not in (0, fs)]
+    if bad:
+        raise PositionError(f"{lines.at('feet')}: a foot is {fs} cards face down, or 0 once picked up; got {bad[0]}")
+    return feet, packets
+
+
+def _dealer_and_turn(v: Variant, lines: _Lines, seat: int) -> tuple[int, int]:
+    """The dealer (by default the seat before the deciding one) and the turn of the hand (by default the
+    seat's second), which must be one of the seat's turns."""
+    n = v.players
+    dealer = lines.number("dealer", "dealer seat") if "dealer" in lines else (seat - 1) % n
     if not 0 <= dealer < n:
-        raise PositionError(f"{at('dealer')}: seat {dealer} does not exist: {v.name} has seats 0 to {n - 1}")
+        raise PositionError(f"{lines.at('dealer')}: seat {dealer} does not exist: {v.name} has seats 0 to {n - 1}")
     first = (dealer + 1) % n
-    turn = _ints(at("turn"), val("turn"), 1, "turn of the hand")[0] if "turn" in fields else \
-        (seat - first) % n + 1 + n
+    turn = lines.number("turn", "turn of the hand") if "turn" in lines else (seat - first) % n + 1 + n
     if turn < 1 or (turn - 1) % n != (seat - first) % n:
-        raise PositionError(f"{at('turn') if 'turn' in fields else name}: turn {turn} is not seat {seat}'s with "
-                            f"dealer {dealer}: seat {seat} plays turns {(seat - first) % n + 1}, "
+        raise PositionError(f"{lines.at('turn') if 'turn' in lines else lines.name}: turn {turn} is not seat {seat}'s "
+                            f"with dealer {dealer}: seat {seat} plays turns {(seat - first) % n + 1}, "
                             f"{(seat - first) % n + 1 + n}, ...")
-    T, counts = _meld_rows(v, R, name, melds, plain)
-    # cards by kind and by rank class against the pack
+    return dealer, turn
+
+
+def _count_cards(v: Variant, R: np.ndarray, name: str, shown: list[int], counts: dict[str, Any], red3: list[int],
+                 plain: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The cards shown (hand and pile, the melds, the red threes laid out) counted by kind and by rank class
+    against the packs, refused where they are more than the packs hold; what is left of each kind and rank
+    class (the pile's unshown cards are drawn from it)."""
+    from sim.engine.deal import pack_count_nb
+
     pack_kind = np.array([pack_count_nb(R, k) for k in range(L.NK)])
     seen_kind = np.zeros(L.NK, np.int64)
-    for k in hand + pile:
+    for k in shown:
         seen_kind[k] += 1
     seen_kind += counts["kind"]
     seen_rank = np.zeros(L.NR, np.int64)
@@ -262,38 +356,16 @@ def _build(v: Variant, name: str, at: Callable[[str], str], val: Callable[[str],
         if seen_kind[k] > pack_kind[k]:
             raise PositionError(f"{name}: more copies of {card_name(k)} than the packs hold: {seen_kind[k]} shown "
                                 f"(hand, pile, melds), the packs of {v.name} hold {pack_kind[k]}")
+    rank_held = np.array([sum(int(pack_kind[k]) for k in range(L.NK) if L.card_rank(k) == r) for r in range(L.NR)])
     for r in range(L.NR):
-        held = sum(int(pack_kind[k]) for k in range(L.NK) if L.card_rank(k) == r)
-        if seen_rank[r] > held:
+        if seen_rank[r] > rank_held[r]:
             what = "threes (red threes laid out included)" if r == L.RK_3 else f"{RANK_CLASS_NAMES[r]}s"
             raise PositionError(f"{name}: more {what} than the packs hold: {seen_rank[r]} shown, the packs of "
-                                f"{v.name} hold {held}")
+                                f"{v.name} hold {rank_held[r]}")
     red_seen = int(seen_kind[L.RED3_H] + seen_kind[L.RED3_D]) + sum(red3)
     if not plain and red_seen > pack_kind[L.RED3_H] + pack_kind[L.RED3_D]:
         raise PositionError(f"{name}: more red threes than the packs hold: {red_seen}")
-    placed = sum(hands) + sum(feet) + int(counts["cards"]) + size + stock + sum(red3)
-    if placed != v.pack_size:
-        raise PositionError(f"{name}: the sizes do not add up to the pack: hands {sum(hands)} + feet {sum(feet)} + "
-                            f"melds {int(counts['cards'])} + pile {size} + stock {stock} + red threes {sum(red3)} "
-                            f"= {placed}, the pack of {v.name} holds {v.pack_size}")
-    if frozen == 0 and not plain and any(L.card_rank(k) in (L.RK_2, L.RK_JK) or k in (L.RED3_H, L.RED3_D)
-                                         for k in pile):
-        frozen = 1  # a wild or red three in the pile freezes it (the seat sees it lie crosswise)
-    if under_unknown:
-        rank_held = np.array([sum(int(pack_kind[k]) for k in range(L.NK) if L.card_rank(k) == r) for r in range(L.NR)])
-        pile = _fill_pile(pile, under_unknown, pack_kind - seen_kind, rank_held - seen_rank, plain)
-    obs = _observation(v, R, seat, dp, hand, hands, pile, stock, scores, red3, feet, frozen, blocked, dealer, turn,
-                       T, packets)
-    return _engine_view(v, R, obs, dp, name)
-
-
-def _yes_no(at: Callable[[str], str], val: Callable[[str], str], fields: dict[str, tuple[int, str]], key: str) -> int:
-    if key not in fields:
-        return 0
-    word = val(key).lower()
-    if word not in YES_NO:
-        raise PositionError(f"{at(key)}: {key}: expected yes or no, got {word!r}")
-    return YES_NO[word]
+    return pack_kind - seen_kind, rank_held - seen_rank
 
 
 def _fill_pile(pile: list[int], count: int, left: np.ndarray, rank_left: np.ndarray, plain: bool) -> list[int]:
@@ -320,7 +392,7 @@ def _meld_rows(v: Variant, R: np.ndarray, name: str, melds: Iterable[tuple[int, 
                plain: bool) -> tuple[State, dict[str, Any]]:
     """The meld rows, laid with the engine's own meld table on a scratch state (its canasta counts, values and
     open rows), and how many cards they hold by kind (suited cards), by rank class (ranks alone) and in all."""
-    from sim.engine.meldtable import meld_new_nb, meld_put_nb, rank_meld_ok_nb
+    from sim.engine.meldtable import meld_new_nb, meld_put_nb
     from sim.engine.planning import new_state
 
     T = new_state(R)
@@ -332,44 +404,12 @@ def _meld_rows(v: Variant, R: np.ndarray, name: str, melds: Iterable[tuple[int, 
         where = f"{name} line {no}"
         if not 0 <= s < v.n_sides:
             raise PositionError(f"{where}: side {s} does not exist: {v.name} has sides 0 to {v.n_sides - 1}")
-        tokens = text.split()
-        if len(tokens) < L.MIN_MELD:
-            raise PositionError(f"{where}: a meld holds at least {L.MIN_MELD} cards, got {len(tokens)}")
-        cards: list[tuple[int, int]] = []  # (rank class, kind or -1 for a rank alone)
-        for t in tokens:
-            r = _rank_token(t)
-            if r is not None:
-                cards.append((r, -1 if r != L.RK_JK else L.JOKER))
-            else:
-                k = _cards(where, t)[0]
-                cards.append((L.card_rank(k), k))
+        cards = _meld_cards(where, text)
         player = v.sides[s][0]
         if R[L.R_SEQ] != 0 and _is_sequence(cards):
             _lay_sequence(R, T, where, s, player, cards)
         else:
-            wild = [r in (L.RK_2, L.RK_JK) for r, _ in cards]
-            nat = {r for (r, _), w in zip(cards, wild, strict=True) if not w}
-            if not nat:
-                if R[L.R_WILD_MELDS] == 0:
-                    raise PositionError(f"{where}: a meld of wild cards only is not a meld at {v.name}")
-                kind, rank = L.MK_WILD, L.RK_JK
-            elif len(nat) > 1:
-                seq = " or one suit in sequence" if R[L.R_SEQ] else ""
-                raise PositionError(f"{where}: a meld holds one rank (and wilds){seq}; got "
-                                    f"{', '.join(sorted(RANK_CLASS_NAMES[r] for r in nat))}")
-            else:
-                rank = nat.pop()
-                kind = L.MK_RANK
-                if rank == L.RK_3 and not plain:
-                    raise PositionError(f"{where}: threes are not melded during a hand at {v.name} (black threes only "
-                                        "as the last cards of a player going out)")
-                naturals = sum(1 for w in wild if not w)
-                if not rank_meld_ok_nb(R, np.int64(rank), np.int64(naturals), np.int64(len(cards) - naturals)):
-                    raise PositionError(f"{where}: {naturals} naturals and {len(cards) - naturals} wilds is not a "
-                                        f"legal meld of {RANK_CLASS_NAMES[rank]}s at {v.name}")
-                if T.side[s, L.SD_MOR + rank] >= 0 and R[L.R_MELD_CAP] == 0:
-                    raise PositionError(f"{where}: side {s} has two melds of {RANK_CLASS_NAMES[rank]}s; a side has one "
-                                        f"meld of each rank at {v.name}")
+            kind, rank = _set_kind(v, R, T, where, s, cards, plain)
             if T.side[s, L.SD_NM] >= R[L.R_MAXM]:
                 raise PositionError(f"{where}: side {s} has more melds than {v.name} allows ({int(R[L.R_MAXM])})")
             m = meld_new_nb(T, np.int64(player), np.int64(s), np.int64(kind), np.int64(rank))
@@ -382,6 +422,52 @@ def _meld_rows(v: Variant, R: np.ndarray, name: str, melds: Iterable[tuple[int, 
                 rank_counts[r] += 1
         total += len(cards)
     return T, {"kind": kind_counts, "rank": rank_counts, "cards": total}
+
+
+def _meld_cards(where: str, text: str) -> list[tuple[int, int]]:
+    """A meld line's cards as (rank class, kind), the kind -1 for a rank alone (a joker is its own kind)."""
+    tokens = text.split()
+    if len(tokens) < L.MIN_MELD:
+        raise PositionError(f"{where}: a meld holds at least {L.MIN_MELD} cards, got {len(tokens)}")
+    cards: list[tuple[int, int]] = []
+    for t in tokens:
+        r = _rank_token(t)
+        if r is not None:
+            cards.append((r, -1 if r != L.RK_JK else L.JOKER))
+        else:
+            k = _cards(where, t)[0]
+            cards.append((L.card_rank(k), k))
+    return cards
+
+
+def _set_kind(v: Variant, R: np.ndarray, T: State, where: str, s: int, cards: list[tuple[int, int]],
+              plain: bool) -> tuple[int, int]:
+    """The kind and rank of a meld of one rank (or of wilds only), refused where the variant does not allow it
+    or side `s` already has a meld of that rank."""
+    from sim.engine.meldtable import rank_meld_ok_nb
+
+    wild = [r in (L.RK_2, L.RK_JK) for r, _ in cards]
+    nat = {r for (r, _), w in zip(cards, wild, strict=True) if not w}
+    if not nat:
+        if R[L.R_WILD_MELDS] == 0:
+            raise PositionError(f"{where}: a meld of wild cards only is not a meld at {v.name}")
+        return L.MK_WILD, L.RK_JK
+    if len(nat) > 1:
+        seq = " or one suit in sequence" if R[L.R_SEQ] else ""
+        raise PositionError(f"{where}: a meld holds one rank (and wilds){seq}; got "
+                            f"{', '.join(sorted(RANK_CLASS_NAMES[r] for r in nat))}")
+    rank = nat.pop()
+    if rank == L.RK_3 and not plain:
+        raise PositionError(f"{where}: threes are not melded during a hand at {v.name} (black threes only "
+                            "as the last cards of a player going out)")
+    naturals = sum(1 for w in wild if not w)
+    if not rank_meld_ok_nb(R, np.int64(rank), np.int64(naturals), np.int64(len(cards) - naturals)):
+        raise PositionError(f"{where}: {naturals} naturals and {len(cards) - naturals} wilds is not a "
+                            f"legal meld of {RANK_CLASS_NAMES[rank]}s at {v.name}")
+    if T.side[s, L.SD_MOR + rank] >= 0 and R[L.R_MELD_CAP] == 0:
+        raise PositionError(f"{where}: side {s} has two melds of {RANK_CLASS_NAMES[rank]}s; a side has one "
+                            f"meld of each rank at {v.name}")
+    return L.MK_RANK, rank
 
 
 def _is_sequence(cards: list[tuple[int, int]]) -> bool:

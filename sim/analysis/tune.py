@@ -214,6 +214,43 @@ def trial_line(row: dict[str, Any], trials: int, budget: int, used: int, best: d
             f"best {best['win_rate']:.3f} (trial {best['trial']})  games {used}/{budget}  {seconds:.0f} s")
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """A tuning run as checked before any game: the sides, the knobs searched, and the sizes, seeds and
+    outputs that every step after the checks reads."""
+
+    v: Variant
+    base: StrategyChoice  # the strategy as given, with the knobs fixed on it
+    opp: StrategyChoice
+    dims: list[Dimension]
+    budget: int
+    seed: int
+    trials: int
+    trial_games: int
+    confirm: int  # games per confirmation match, whole deals
+    confirm_seed: int
+    save_path: Path | None
+    command: str
+
+    @property
+    def fixed(self) -> dict[str, Any]:
+        return dict(self.base.overrides)
+
+    def choice(self, values: dict[str, float]) -> StrategyChoice:
+        """The strategy tuned with the knobs searched set to `values`."""
+        return self.base.spec.choice(**self.fixed, **values).at(self.v)
+
+
+@dataclass
+class _Search:
+    """The trials as they were played: a row each (its knobs shown, its figures), each trial's knob values
+    exactly, and the row of the best in the search."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    tried: list[dict[str, float]] = field(default_factory=list)
+    best: dict[str, Any] | None = None
+
+
 def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
          opponent: str | StrategySpec | StrategyChoice, knobs: str | Sequence[str], budget: int, seed: int = 0,
          trials: int | None = None, confirm: int | None = None, workers: int = 0, scheduler: Any = None,
@@ -230,6 +267,62 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     True prints a line per trial (a function receives each line instead). `loads` names the files
     that define user strategies, for the command the result and the file record. Everything is
     checked before any game, and nothing is written when a check fails."""
+    plan = _plan(variant, strategy, opponent, knobs, budget, seed, trials, confirm, workers, name, save, force, loads)
+    say = _sayer(progress)
+    study, enqueued, startup, sampler_text = _study(plan)
+
+    t0 = time.perf_counter()
+    client = dask_client(scheduler) if isinstance(scheduler, str) else scheduler
+    pool = Pool(resolve_workers(workers))
+    v, sides = plan.v, plan.v.n_sides
+
+    def match(a: StrategyChoice, b: StrategyChoice, games: int, match_seed: int) -> dict[str, Any]:
+        job = make_job(v, seat_list(v, a, b), match_seed)
+        with Experiment([job], games, workers=workers, scheduler=client, pool=pool) as exp:
+            exp.advance()
+        return exp.summary(0, ROW, OPP, games, labels=one_against_rest(v, ROW, OPP), confidence=CONFIDENCE)
+
+    try:
+        say(f"{v.name}: tuning {', '.join(d.knob.name for d in plan.dims)} of {plan.base.label} against "
+            f"{plan.opp.label}: {plan.trials} trials of {plan.trial_games} games ({plan.trial_games // sides} "
+            f"duplicate deals, seed {plan.seed}, the same deals for every trial) within a budget of {plan.budget} "
+            f"games; {sampler_text}")
+        search = _run_trials(plan, study, enqueued, match, say, t0)
+        best, skipped = _take_winner(plan, search, say)
+        winner = plan.choice(search.tried[best["trial"]])
+        same_as_default, vs_default, vs_opp = _confirm(plan, best, winner, match, say)
+    finally:
+        pool.close()
+        if client is not None and client is not scheduler:
+            client.close()
+
+    rows = search.rows
+    spec_kw = {k.name: knob_value(k, float(winner.params[k.slot])) for k in plan.base.spec.knobs}
+    text = description(plan.base.label, [d.knob.name for d in plan.dims], plan.opp.label, v.name, plan.confirm,
+                       vs_default, plan.command)
+    result = TuneResult(
+        variant=v.name, strategy=plan.base.label, opponent=plan.opp.label, knobs=tuple(d.knob.name for d in plan.dims),
+        seed=plan.seed, confirm_seed=plan.confirm_seed, budget=plan.budget, trial_games=plan.trial_games,
+        trials=pd.DataFrame(rows), best_trial=int(best["trial"]), best=search.tried[best["trial"]],
+        best_label=winner.label, search={c: best[c] for c in TRIAL_COLUMNS}, skipped=tuple(skipped),
+        default_search={c: rows[0][c] for c in TRIAL_COLUMNS} if enqueued else None, confirm_games=plan.confirm,
+        confirm_default=vs_default, confirm_opponent=vs_opp, opponent_is_default=same_as_default,
+        spec=plan.base.spec.with_defaults(name, text, **spec_kw), command=plan.command, sampler=sampler_text,
+        wall_seconds=round(time.perf_counter() - t0, 3),
+        meta={"house_rules": house_rules(v), "startup_trials": startup, "trials": plan.trials, "loads": list(loads),
+              "sources": code_version(), "workers": "dask" if client is not None else resolve_workers(workers)})
+    if plan.save_path is not None:
+        result.saved = plan.save_path
+        write_text_atomic(plan.save_path, strategy_file(result))
+    return result
+
+
+def _plan(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
+          opponent: str | StrategySpec | StrategyChoice, knobs: str | Sequence[str], budget: int, seed: int,
+          trials: int | None, confirm: int | None, workers: int, name: str, save: str | Path | None, force: bool,
+          loads: Sequence[str]) -> _Plan:
+    """Every argument of `tune` checked, in the order a person reads the errors, and the number and size
+    of the trials and confirmation matches worked out from the budget."""
     v = get_variant(variant) if isinstance(variant, str) else variant
     base = parse_strategy(strategy).at(v)
     opp = parse_strategy(opponent).at(v)
@@ -259,126 +352,112 @@ def tune(variant: str | Variant, strategy: str | StrategySpec | StrategyChoice,
     resolve_workers(workers)
     check_name(name)
     save_path = check_save(save, force) if save is not None else None
-    confirm_seed = (seed + CONFIRM_SEED_OFFSET) % SEED_LIMIT
-    fixed = dict(base.overrides)
-    default_choice = base
-    command = tune_command(v, base, opp, dims, budget, seed, trials, confirm, name, save_path, loads)
-    say = _sayer(progress)
+    return _Plan(v=v, base=base, opp=opp, dims=dims, budget=budget, seed=seed, trials=trials,
+                 trial_games=trial_games, confirm=confirm, confirm_seed=(seed + CONFIRM_SEED_OFFSET) % SEED_LIMIT,
+                 save_path=save_path,
+                 command=tune_command(v, base, opp, dims, budget, seed, trials, confirm, name, save_path, loads))
 
+
+def _study(plan: _Plan) -> tuple[Any, bool, int, str]:
+    """The Optuna study that proposes the trials, with the strategy as given enqueued as trial 0 when the
+    search space holds its knobs; also whether it was, the number of random trials first, and the sampler
+    as the result describes it."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    startup = min(MAX_STARTUP_TRIALS, max(MIN_STARTUP_TRIALS, trials // STARTUP_SHARE))
+    startup = min(MAX_STARTUP_TRIALS, max(MIN_STARTUP_TRIALS, plan.trials // STARTUP_SHARE))
     with warnings.catch_warnings():  # multivariate and group are flagged experimental in Optuna 3
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True, group=True, n_startup_trials=startup)
+        sampler = optuna.samplers.TPESampler(seed=plan.seed, multivariate=True, group=True, n_startup_trials=startup)
     study = optuna.create_study(direction="maximize", sampler=sampler)
-    start = {}
-    for d in dims:
-        p = d.params_of(float(base.params[d.knob.slot]))
+    start: dict[str, Any] | None = {}
+    for d in plan.dims:
+        p = d.params_of(float(plan.base.params[d.knob.slot]))
         if p is None:
             start = None
             break
         start.update(p)
     if start is not None:
         study.enqueue_trial(start)
-    sampler_text = (f"Optuna {optuna.__version__} TPE (multivariate, grouped, seed {seed}, {startup} random "
+    sampler_text = (f"Optuna {optuna.__version__} TPE (multivariate, grouped, seed {plan.seed}, {startup} random "
                     "trials first)")
+    return study, start is not None, startup, sampler_text
 
-    t0 = time.perf_counter()
-    client = dask_client(scheduler) if isinstance(scheduler, str) else scheduler
-    pool = Pool(resolve_workers(workers))
-    rows: list[dict[str, Any]] = []
-    tried: list[dict[str, float]] = []  # each trial's knob values exactly (the rows show them as text)
+
+def _run_trials(plan: _Plan, study: Any, enqueued: bool, match: Callable[..., dict[str, Any]],
+                say: Callable[[str], Any], t0: float) -> _Search:
+    """Every trial on the search deals, a progress line each; a setting seen before is not played again
+    (the same knobs on the same deals are the same games) and takes the figures of its first trial."""
+    import optuna
+
+    search = _Search()
     seen: dict[tuple[float, ...], int] = {}
-    best: dict[str, Any] | None = None
     used = 0
+    for i in range(plan.trials):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            trial = study.ask()
+            values = {d.knob.name: d.suggest(trial) for d in plan.dims}
+        key = tuple(values.values())
+        repeat_of = seen.get(key, -1)
+        if repeat_of >= 0:
+            stats = {c: search.rows[repeat_of][c] for c in TRIAL_COLUMNS}
+            games = 0
+        else:
+            summary = match(plan.choice(values), plan.opp, plan.trial_games, plan.seed)
+            stats = {c: float(summary[c]) for c in TRIAL_COLUMNS}
+            games = plan.trial_games
+            seen[key] = i
+        used += games
+        study.tell(trial, stats["win_rate"])
+        shown = {d.knob.name: d.knob.show(values[d.knob.name]) for d in plan.dims}
+        row = {"trial": i, **shown, "setting": ",".join(f"{n}={x}" for n, x in shown.items()),
+               **stats, "games": games, "repeat_of": repeat_of, "default": i == 0 and enqueued}
+        if search.best is None or row["win_rate"] > search.best["win_rate"]:
+            search.best = row
+        row["best_so_far"] = search.best["win_rate"]
+        search.rows.append(row)
+        search.tried.append(values)
+        say(trial_line(row, plan.trials, plan.budget, used, search.best, time.perf_counter() - t0))
+    assert search.best is not None  # at least MIN_TRIALS trials ran
+    return search
 
-    def match(a: StrategyChoice, b: StrategyChoice, games: int, match_seed: int) -> dict[str, Any]:
-        job = make_job(v, seat_list(v, a, b), match_seed)
-        with Experiment([job], games, workers=workers, scheduler=client, pool=pool) as exp:
-            exp.advance()
-        return exp.summary(0, ROW, OPP, games, labels=one_against_rest(v, ROW, OPP), confidence=CONFIDENCE)
 
-    try:
-        say(f"{v.name}: tuning {', '.join(d.knob.name for d in dims)} of {base.label} against {opp.label}: "
-            f"{trials} trials of {trial_games} games ({trial_games // sides} duplicate deals, seed {seed}, the "
-            f"same deals for every trial) within a budget of {budget} games; {sampler_text}")
-        for i in range(trials):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-                trial = study.ask()
-                values = {d.knob.name: d.suggest(trial) for d in dims}
-            choice = base.spec.choice(**fixed, **values).at(v)
-            key = tuple(values.values())
-            repeat_of = seen.get(key, -1)
-            if repeat_of >= 0:  # the same knobs on the same deals: the same games, not played again
-                stats = {c: rows[repeat_of][c] for c in TRIAL_COLUMNS}
-                games = 0
-            else:
-                summary = match(choice, opp, trial_games, seed)
-                stats = {c: float(summary[c]) for c in TRIAL_COLUMNS}
-                games = trial_games
-                seen[key] = i
-            used += games
-            study.tell(trial, stats["win_rate"])
-            shown = {d.knob.name: d.knob.show(values[d.knob.name]) for d in dims}
-            row = {"trial": i, **shown, "setting": ",".join(f"{n}={x}" for n, x in shown.items()),
-                   **stats, "games": games, "repeat_of": repeat_of, "default": i == 0 and start is not None}
-            if best is None or row["win_rate"] > best["win_rate"]:
-                best = row
-            row["best_so_far"] = best["win_rate"]
-            rows.append(row)
-            tried.append(values)
-            say(trial_line(row, trials, budget, used, best, time.perf_counter() - t0))
-        assert best is not None  # at least MIN_TRIALS trials ran
-        # a setting whose own games run to the turn cap (two such players pass a card to and fro for ever) may beat
-        # the opponent and still is no strategy: the best trial that ends its mirror games is taken
-        skipped: list[tuple[int, float]] = []
-        for row in sorted((r for r in rows if r["repeat_of"] < 0), key=lambda r: (-r["win_rate"], r["trial"])):
-            share = mirror_capped(v, base.spec.choice(**fixed, **tried[row["trial"]]).at(v), confirm_seed)
-            if share <= MAX_MIRROR_CAPPED:
-                best = row
-                break
-            skipped.append((int(row["trial"]), share))
-            say(f"trial {row['trial']} ({row['setting']}) not taken: {share:.1%} of the hands of its games against "
-                f"itself end at the turn cap")
-        else:  # every setting tried plays its own games to the cap: the best is kept, and said to loop
-            say("every trial's games against itself end at the turn cap; the best in the search is kept")
-            skipped = skipped[1:]
-        best_values = tried[best["trial"]]
-        winner = base.spec.choice(**fixed, **best_values).at(v)
-        same_as_default = bool(np.array_equal(default_choice.params, opp.params)) and \
-            default_choice.spec.functions() == opp.spec.functions()
-        say(f"confirming trial {best['trial']} ({winner.label}) on fresh deals (seed {confirm_seed}, which no trial "
-            f"used): {confirm} games against {base.label}"
-            + ("" if same_as_default else f", and {confirm} against {opp.label}"))
-        vs_default = match(winner, default_choice, confirm, confirm_seed)
-        vs_opp = vs_default if same_as_default else match(winner, opp, confirm, confirm_seed)
-    finally:
-        pool.close()
-        if client is not None and client is not scheduler:
-            client.close()
+def _take_winner(plan: _Plan, search: _Search, say: Callable[[str], Any]) -> tuple[dict[str, Any],
+                                                                                  list[tuple[int, float]]]:
+    """The winner's row, and the better trials passed over with the share of their mirror hands capped.
 
-    trials_df = pd.DataFrame(rows)
-    search = {c: best[c] for c in TRIAL_COLUMNS}
-    default_search = {c: rows[0][c] for c in TRIAL_COLUMNS} if start is not None else None
-    spec_kw = {k.name: knob_value(k, float(winner.params[k.slot])) for k in base.spec.knobs}
-    text = description(base.label, [d.knob.name for d in dims], opp.label, v.name, confirm, vs_default, command)
-    result = TuneResult(
-        variant=v.name, strategy=base.label, opponent=opp.label, knobs=tuple(d.knob.name for d in dims), seed=seed,
-        confirm_seed=confirm_seed, budget=budget, trial_games=trial_games, trials=trials_df,
-        best_trial=int(best["trial"]), best=best_values, best_label=winner.label, search=search, skipped=tuple(skipped),
-        default_search=default_search, confirm_games=confirm, confirm_default=vs_default, confirm_opponent=vs_opp,
-        opponent_is_default=same_as_default, spec=base.spec.with_defaults(name, text, **spec_kw), command=command,
-        sampler=sampler_text,
-        wall_seconds=round(time.perf_counter() - t0, 3),
-        meta={"house_rules": house_rules(v), "startup_trials": startup, "trials": trials, "loads": list(loads),
-              "sources": code_version(), "workers": "dask" if client is not None else resolve_workers(workers)})
-    if save_path is not None:
-        result.saved = save_path
-        write_text_atomic(save_path, strategy_file(result))
-    return result
+    A setting whose own games run to the turn cap (two such players pass a card to and fro for ever) may
+    beat the opponent and still is no strategy: the best trial that ends its mirror games is taken."""
+    best = search.best
+    assert best is not None
+    skipped: list[tuple[int, float]] = []
+    for row in sorted((r for r in search.rows if r["repeat_of"] < 0), key=lambda r: (-r["win_rate"], r["trial"])):
+        share = mirror_capped(plan.v, plan.choice(search.tried[row["trial"]]), plan.confirm_seed)
+        if share <= MAX_MIRROR_CAPPED:
+            best = row
+            break
+        skipped.append((int(row["trial"]), share))
+        say(f"trial {row['trial']} ({row['setting']}) not taken: {share:.1%} of the hands of its games against "
+            f"itself end at the turn cap")
+    else:  # every setting tried plays its own games to the cap: the best is kept, and said to loop
+        say("every trial's games against itself end at the turn cap; the best in the search is kept")
+        skipped = skipped[1:]
+    return best, skipped
+
+
+def _confirm(plan: _Plan, best: dict[str, Any], winner: StrategyChoice, match: Callable[..., dict[str, Any]],
+             say: Callable[[str], Any]) -> tuple[bool, dict[str, Any], dict[str, Any]]:
+    """The winner on fresh deals against the strategy as given, and against the opponent unless that
+    plays the same (then the one match is both): whether it does, and the two summaries."""
+    base, opp, confirm = plan.base, plan.opp, plan.confirm
+    same_as_default = bool(np.array_equal(base.params, opp.params)) and base.spec.functions() == opp.spec.functions()
+    say(f"confirming trial {best['trial']} ({winner.label}) on fresh deals (seed {plan.confirm_seed}, which no trial "
+        f"used): {confirm} games against {base.label}"
+        + ("" if same_as_default else f", and {confirm} against {opp.label}"))
+    vs_default = match(winner, base, confirm, plan.confirm_seed)
+    vs_opp = vs_default if same_as_default else match(winner, opp, confirm, plan.confirm_seed)
+    return same_as_default, vs_default, vs_opp
 
 
 def _sayer(progress: bool | Callable[[str], Any]) -> Callable[[str], Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,17 @@ def _rules_edge(rows: pd.DataFrame) -> float:
     return float(ok["excess"].abs().min() * np.sign(ok["excess"].iat[0]))
 
 
+@dataclass
+class _Played:
+    """The games of every preset asked and its players: the balance rows of each (preset, player), and the
+    hands, scores and games of the first player, whose distributions the charts draw."""
+
+    table: pd.DataFrame
+    hands: pd.DataFrame  # turns per hand
+    scores: pd.DataFrame  # hand score per side
+    games: pd.DataFrame  # hands per game
+
+
 def variant_balance(games: int | None = None, seed: int = SEED, check_games: int | None = None,
                     out: str | Path | None = None, rules: Sequence[str] = (), workers: int = 0, progress: Any = None,
                     scheduler: Any = None, presets: Sequence[str] | None = None,
@@ -143,7 +155,37 @@ def variant_balance(games: int | None = None, seed: int = SEED, check_games: int
     every seat: `seating` has nothing to choose here."""
     st = setup("variant_balance", games, seed, check_games, out, rules, workers, progress, scheduler)
     games, check = st.games, st.check
-    asked = list(presets) if presets is not None else list(PRESETS)
+    names, refused = _playable(st, list(presets) if presets is not None else list(PRESETS))
+    t0 = time.perf_counter()
+    played = _play_presets(st, names, players, games)
+    table = played.table
+    strong, strong_deals = _check_with_search(st, names[0], check)
+    first = table[table["measure"].str.startswith("first dealer")]
+    heads = [Headline(f"{r.variant}, {r.players} on every seat: first dealer's side wins the game", r.value, r.low,
+                      r.high, games) for r in first.itertuples() if not r.capped]
+    summary = _summary(first)
+    answer = _answer(summary, table, names)
+    holds = ""
+    if strong is not None:
+        s0 = strong.iloc[0]
+        holds = (f"With `{SEARCH}` on every seat of `{names[0]}` ({strong_deals} deals), the first dealer's "
+                 f"side wins {s0.value:.3f} [{s0.low:.3f}, {s0.high:.3f}]; hands last {strong.iloc[3].value:.1f} "
+                 f"turns and games {strong.iloc[4].value:.2f} hands (with the fast players: see the table).")
+        table = pd.concat([table, strong], ignore_index=True)
+    charts = _charts(table, played, (players or PLAYERS)[0])
+    study = Study("variant_balance", "How balanced is each variant?",
+                  "Does the seating favour a side (the dealer's, or the first to play), with which players? How long "
+                  "do hands and games last, and how spread are the scores, in every preset?",
+                  _method(st, names, refused, players, games, seed, check),
+                  {"balance": table, "summary": summary, "hands_per_game": played.games}, charts, "\n".join(answer),
+                  holds, heads, games, seed, time.perf_counter() - t0, study_meta())
+    study.meta["refused"] = refused
+    return study
+
+
+def _playable(st: Setup, asked: list[str]) -> tuple[list[str], list[str]]:
+    """The presets asked that accept the house rules, and those refusing them, each with its reason; none
+    accepting them is an error."""
     names, refused = [], []
     for name in asked:
         try:
@@ -153,38 +195,57 @@ def variant_balance(games: int | None = None, seed: int = SEED, check_games: int
             refused.append(f"{name} ({e})")
     if not names:
         raise RulesError("every preset asked refuses the house rules: " + "; ".join(refused))
-    t0 = time.perf_counter()
+    return names, refused
+
+
+def _play_presets(st: Setup, names: Sequence[str], players: Sequence[str] | None, games: int) -> _Played:
+    """`games` deals of every preset with each player on every seat (the default players, and `reference`
+    with other pile play, unless `players` are given): their balance rows, each flagged when more than
+    CAP_SHARE of its hands end at the turn cap."""
+    lineup = players or PLAYERS
     rows: list[dict[str, Any]] = []
     turns, scores, lengths = [], [], []
     for name in names:
         v = st.variant(name)
-        cast = {p: p for p in (players or PLAYERS)} | ({} if players else {PILE_SHY_ROLE: pile_shy(v)})
+        cast = {p: p for p in lineup} | ({} if players else {PILE_SHY_ROLE: pile_shy(v)})
         for role, strategy in cast.items():
             g, h = one_game_per_deal(st, v, strategy, games, f"{name}-{folder_name(strategy)}")
             capped = float((h["reason"].astype(str) == "cap").mean()) if len(h) else 0.0
             rows += [{**r, "players": strategy, "role": role, "capped_share": capped, "capped": capped > CAP_SHARE}
                      for r in balance_row(name, g, h)]
-            if strategy == (players or PLAYERS)[0]:
+            if strategy == lineup[0]:
                 turns.append(pd.DataFrame({"variant": name, "turns": h["turns"].to_numpy()}))
                 scores.append(pd.DataFrame({"variant": name, "score": hand_sides(h)["total"].to_numpy()}))
                 lengths.append(pd.DataFrame({"variant": name, "n_hands": g["n_hands"].to_numpy()}))
-    table = pd.DataFrame(rows)
-    first_player = (players or PLAYERS)[0]
-    strong = None
-    if check > 0:
-        v0 = st.variant(names[0])
-        g, h = one_game_per_deal(st, v0, SEARCH, max(1, check // v0.n_sides), f"{v0.name}-{SEARCH}")
-        strong = pd.DataFrame(balance_row(v0.name, g, h)).assign(players=SEARCH, role=SEARCH,
-                                                                    capped_share=np.nan, capped=False)
     hands_df, scores_df, games_df = (pd.concat(x, ignore_index=True) for x in (turns, scores, lengths))
-    first = table[table["measure"].str.startswith("first dealer")]
-    heads = [Headline(f"{r.variant}, {r.players} on every seat: first dealer's side wins the game", r.value, r.low,
-                      r.high, games) for r in first.itertuples() if not r.capped]
+    return _Played(pd.DataFrame(rows), hands_df, scores_df, games_df)
+
+
+def _check_with_search(st: Setup, name: str, check: int) -> tuple[pd.DataFrame | None, int]:
+    """The balance rows of SEARCH on every seat of one preset (`check` games, one per deal), and the deals
+    played; None and 0 without a check."""
+    if check <= 0:
+        return None, 0
+    v = st.variant(name)
+    g, h = one_game_per_deal(st, v, SEARCH, max(1, check // v.n_sides), f"{v.name}-{SEARCH}")
+    strong = pd.DataFrame(balance_row(v.name, g, h)).assign(players=SEARCH, role=SEARCH, capped_share=np.nan,
+                                                             capped=False)
+    return strong, len(g)
+
+
+def _summary(first: pd.DataFrame) -> pd.DataFrame:
+    """A row per preset from its first-dealer rows: the verdict, the edge of the rules, and each player's
+    edge; ranked by the size of the edge of the rules."""
     summary = pd.DataFrame([{"variant": name, "verdict": _verdict(grp), "rules_edge": _rules_edge(grp),
                              **{f"edge ({r.role})": float(r.excess) for r in grp.itertuples()}}
                             for name, grp in first.groupby("variant", sort=False)])
     summary = summary.assign(size=summary["rules_edge"].abs()).sort_values("size", ascending=False, kind="stable")
-    summary = summary.drop(columns="size").reset_index(drop=True)
+    return summary.drop(columns="size").reset_index(drop=True)
+
+
+def _answer(summary: pd.DataFrame, table: pd.DataFrame, names: Sequence[str]) -> list[str]:
+    """The answer's lines: the presets ranked, each preset's figures per player, and whether the seat's edge
+    of a hand evens out over a game."""
     answer = ["Presets ranked by the first dealer's edge that every player shows (an edge that only some players "
               "show is the players', and ranks as none):", ""]
     for r in summary.itertuples():
@@ -192,39 +253,45 @@ def variant_balance(games: int | None = None, seed: int = SEED, check_games: int
                       + (f" ({fmt_pct(r.rules_edge)} at least)" if r.rules_edge else "") + ".")
     answer.append("")
     for name in names:
-        of = table[table.variant == name]
-        parts = []
-        for strategy, grp in of.groupby("players", sort=False):
-            m = grp.set_index("measure")
-            w, dealt, lead = m.loc["first dealer's side wins the game"], m.loc[DEALER_SCORE], m.loc[LEAD_OUT]
-            flag = (f" **flagged: {100 * w.capped_share:.1f}% of hands ended by the turn cap, not judged**"
-                    if w.capped else "")
-            parts.append(f"`{strategy}`: first dealer's side wins {w.value:.3f} [{w.low:.3f}, {w.high:.3f}] (fair "
-                         f"{w.fair_share:.3f}), dealer's side {dealt.value:+.0f} [{dealt.low:+.0f}, {dealt.high:+.0f}] "
-                         f"points a hand, first player's side goes out in {lead.value:.3f} of hands ended by going "
-                         f"out{flag}")
+        parts = [_player_line(strategy, grp) for strategy, grp in
+                 table[table.variant == name].groupby("players", sort=False)]
         answer.append(f"- **{name}**: " + "; ".join(parts) + ".")
+    return answer + _evening_out(names)
+
+
+def _player_line(strategy: str, grp: pd.DataFrame) -> str:
+    """One player's figures at one preset: the first dealer's side's win rate, the dealer's side's hand
+    score, how often the first player's side goes out; flagged when its hands hit the turn cap."""
+    m = grp.set_index("measure")
+    w, dealt, lead = m.loc["first dealer's side wins the game"], m.loc[DEALER_SCORE], m.loc[LEAD_OUT]
+    flag = f" **flagged: {100 * w.capped_share:.1f}% of hands ended by the turn cap, not judged**" if w.capped else ""
+    return (f"`{strategy}`: first dealer's side wins {w.value:.3f} [{w.low:.3f}, {w.high:.3f}] (fair "
+            f"{w.fair_share:.3f}), dealer's side {dealt.value:+.0f} [{dealt.low:+.0f}, {dealt.high:+.0f}] "
+            f"points a hand, first player's side goes out in {lead.value:.3f} of hands ended by going "
+            f"out{flag}")
+
+
+def _evening_out(names: Sequence[str]) -> list[str]:
+    """Why a game's seat advantage is smaller than a hand's where a game is several hands, and not where it
+    is one deal."""
     one_deal = [n for n in names if get_variant(n).game.target_score == ONE_DEAL]
     many = [n for n in names if n not in one_deal]
     if many:
-        answer.append("\nWhere a game is several hands (" + ", ".join(many) + "), the deal moves on every hand, so a "
-                      "side that deals one hand plays from the other seats in the next: whatever dealing gains or "
-                      "costs within a hand largely evens out over a game, which is why the seat advantage of a whole "
-                      "game is so much smaller than the hand's."
-                      + (" Where a game is one deal (" + ", ".join(one_deal) + "), nothing evens out: the first "
-                         "dealer's edge of the hand is the game's." if one_deal else ""))
-    elif one_deal:
-        answer.append("\nA game here is one deal, so nothing evens out: the first dealer's edge of the hand is the "
-                      "game's.")
-    from sim import plots
+        return ["\nWhere a game is several hands (" + ", ".join(many) + "), the deal moves on every hand, so a "
+                "side that deals one hand plays from the other seats in the next: whatever dealing gains or "
+                "costs within a hand largely evens out over a game, which is why the seat advantage of a whole "
+                "game is so much smaller than the hand's."
+                + (" Where a game is one deal (" + ", ".join(one_deal) + "), nothing evens out: the first "
+                   "dealer's edge of the hand is the game's." if one_deal else "")]
+    if one_deal:
+        return ["\nA game here is one deal, so nothing evens out: the first dealer's edge of the hand is the game's."]
+    return []
 
-    holds = ""
-    if strong is not None:
-        s0 = strong.iloc[0]
-        holds = (f"With `{SEARCH}` on every seat of `{names[0]}` ({len(g)} deals), the first dealer's "
-                 f"side wins {s0.value:.3f} [{s0.low:.3f}, {s0.high:.3f}]; hands last {strong.iloc[3].value:.1f} "
-                 f"turns and games {strong.iloc[4].value:.2f} hands (with the fast players: see the table).")
-        table = pd.concat([table, strong], ignore_index=True)
+
+def _charts(table: pd.DataFrame, played: _Played, first_player: str) -> dict[str, tuple[str, Any]]:
+    """The study's charts: the seat's and the dealer's edge per preset and player (the rows flagged for the
+    turn cap left out), and the first player's hands per game, turns per hand and hand scores."""
+    from sim import plots
 
     def seat(ax: Any) -> Any:
         rows_ = table[table["measure"].str.startswith("first dealer") & ~table["capped"]]
@@ -240,37 +307,35 @@ def variant_balance(games: int | None = None, seed: int = SEED, check_games: int
                                    title="dealer's side hand score minus the other sides' mean",
                                    xlabel="points per hand (95% interval)")
 
-    charts = {
+    return {
         "seat_advantage": ("Win rate of the first dealer's side minus its fair share, per preset and players", seat),
         "dealer_advantage": ("Hand score of the dealer's side over the others, per preset and players", dealer),
         "game_length": (f"Hands per game, per preset ({first_player})",
-                        lambda ax: plots.distribution(ax, games_df, "n_hands", by="variant",
+                        lambda ax: plots.distribution(ax, played.games, "n_hands", by="variant",
                                                       title="hands per game")),
         "hand_length": (f"Turns per hand, per preset ({first_player})",
-                        lambda ax: plots.distribution(ax, hands_df, "turns", by="variant", kind="ecdf",
+                        lambda ax: plots.distribution(ax, played.hands, "turns", by="variant", kind="ecdf",
                                                       title="turns per hand (cumulative)")),
         "scores": (f"Hand score per side, per preset ({first_player})",
-                   lambda ax: plots.distribution(ax, scores_df, "score", by="variant", kind="ecdf",
+                   lambda ax: plots.distribution(ax, played.scores, "score", by="variant", kind="ecdf",
                                                  title="hand score per side (cumulative)")),
     }
+
+
+def _method(st: Setup, names: Sequence[str], refused: Sequence[str], players: Sequence[str] | None, games: int,
+            seed: int, check: int) -> str:
+    """How the study was played and what it measures, as the report states it."""
     who = ", ".join(f"`{p}`" for p in (players or PLAYERS)) + (
         ", and `reference` with other pile play (" + ", ".join(f"`{k}={x}`" for k, x in PILE_SHY.items())
         + ", whichever acts at the preset)" if not players else "")
-    method = (f"Presets {', '.join(names)}{rules_text(st)}; each played by {who}, one strategy on every seat, "
-              f"{games} deals each from seed {seed}, one game per deal, with every hand recorded. (Games are dealt in "
-              "duplicate, the seating rotated over the same cards; with one strategy everywhere the rotations are "
-              "the same game, so only one counts.) With one strategy everywhere, a difference between seats comes "
-              "from the rules and the seating together with how that strategy plays: an edge is called the rules' "
-              "only when every player shows it. Seat advantage is the game win rate of the side that deals the "
-              "first hand, against its fair share (one over the number of sides; Wilson interval); the dealer's "
-              "advantage is the dealer's side hand score minus the other sides' mean (t interval over hands). A row "
-              f"with more than {CAP_SHARE:.0%} of its hands ended by the turn cap is flagged and judges nothing."
-              + (f" Refused by the house rules, so not played: {'; '.join(refused)}." if refused else "")
-              + (f" The check plays `{SEARCH}` on every seat of `{names[0]}`." if check else ""))
-    study = Study("variant_balance", "How balanced is each variant?",
-                  "Does the seating favour a side (the dealer's, or the first to play), with which players? How long "
-                  "do hands and games last, and how spread are the scores, in every preset?", method,
-                  {"balance": table, "summary": summary, "hands_per_game": games_df}, charts, "\n".join(answer),
-                  holds, heads, games, seed, time.perf_counter() - t0, study_meta())
-    study.meta["refused"] = refused
-    return study
+    return (f"Presets {', '.join(names)}{rules_text(st)}; each played by {who}, one strategy on every seat, "
+            f"{games} deals each from seed {seed}, one game per deal, with every hand recorded. (Games are dealt in "
+            "duplicate, the seating rotated over the same cards; with one strategy everywhere the rotations are "
+            "the same game, so only one counts.) With one strategy everywhere, a difference between seats comes "
+            "from the rules and the seating together with how that strategy plays: an edge is called the rules' "
+            "only when every player shows it. Seat advantage is the game win rate of the side that deals the "
+            "first hand, against its fair share (one over the number of sides; Wilson interval); the dealer's "
+            "advantage is the dealer's side hand score minus the other sides' mean (t interval over hands). A row "
+            f"with more than {CAP_SHARE:.0%} of its hands ended by the turn cap is flagged and judges nothing."
+            + (f" Refused by the house rules, so not played: {'; '.join(refused)}." if refused else "")
+            + (f" The check plays `{SEARCH}` on every seat of `{names[0]}`." if check else ""))
