@@ -159,7 +159,54 @@ def live_nb(alive, skip):
 
 
 @cached_jit
+def discard_classes_nb(opts, n, alive, rep):
+    """Discards of one rank class lead to the same rollouts: only the first of each is played out (rep[j], the
+    option played out for j; alive[j] false for the others)."""
+    for j in range(n):
+        for i in range(j):
+            if rep[i] == i and card_rank(option_card(opts, i)) == card_rank(option_card(opts, j)):
+                rep[j] = i
+                alive[j] = False
+                break
+
+
+@cached_jit
+def prune_nb(m, k, alive, pol, n):
+    """After k samples: drop every option that trails the leader by more than PRUNE_Z paired standard errors
+    (the rollout player's choice pol is always kept)."""
+    lead = pol
+    for j in range(n):
+        if alive[j] and m[:k, j].sum() > m[:k, lead].sum():
+            lead = j
+    for j in range(n):
+        if alive[j] and j != lead and j != pol and paired_nb(m, k, j, lead)[1] < -PRUNE_Z:
+            alive[j] = False
+
+
+@cached_jit
+def best_option_nb(m, samples, alive, pol, n, confidence):
+    """The best mean among the options that beat the rollout player's choice pol with the confidence asked
+    (pol when none does)."""
+    best = pol
+    gain = 0.0
+    for j in range(n):
+        if not alive[j] or j == pol:
+            continue
+        mean, z = paired_nb(m, samples, j, pol)
+        if mean > gain and (samples == 1 or z >= confidence):
+            best = j
+            gain = mean
+    return best
+
+
+@cached_jit
 def search_decide_nb(R, obs, opts, n, prm):
+    """Lookahead on top of the rollout player (one of ROLLOUTS, `baseline` by default): every option, or one discard of
+    each rank class, is played out to the end of the hand on `samples` deals of the hidden cards consistent
+    with what the seat sees (sample_nb), the same deals for every option; options that trail clearly are
+    pruned every PRUNE_EVERY samples, and the option with the best mean hand margin is played only where it
+    beats the rollout player's own choice by `confidence` paired standard errors. `budget` caps the rollouts
+    of one decision."""
     knobs = prm.copy()  # the rollout player's knobs below USER_SLOT0 (search's own above, which it ignores)
     policy = heuristic_decide_nb(R, obs, opts, n, knobs)
     samples = int(prm[K_SAMPLES])
@@ -173,13 +220,8 @@ def search_decide_nb(R, obs, opts, n, prm):
     side = obs[OB_SIDE]
     alive = np.ones(n, np.bool_)  # options still played out: not an equivalent discard, not pruned
     rep = np.arange(n)  # the option played out for each: itself, or the first discard of its rank class
-    for j in range(n):
-        if dp == DP_DISCARD:
-            for i in range(j):
-                if rep[i] == i and card_rank(option_card(opts, i)) == card_rank(option_card(opts, j)):
-                    rep[j] = i
-                    alive[j] = False
-                    break
+    if dp == DP_DISCARD:
+        discard_classes_nb(opts, n, alive, rep)
     pol = rep[policy]
     if live_nb(alive, pol) == 0:  # nothing to compare: one option, or only discards equivalent to the policy's
         return policy
@@ -221,26 +263,11 @@ def search_decide_nb(R, obs, opts, n, prm):
                 raise ValueError("search: a rollout failed (an engine bug)")
             m[k, j] = margin_nb(obs, W, side)
         if (k + 1) % PRUNE_EVERY == 0 and k + 1 < samples:
-            lead = pol
-            for j in range(n):
-                if alive[j] and m[:k + 1, j].sum() > m[:k + 1, lead].sum():
-                    lead = j
-            for j in range(n):
-                if alive[j] and j != lead and j != pol and paired_nb(m, k + 1, j, lead)[1] < -PRUNE_Z:
-                    alive[j] = False
+            prune_nb(m, k + 1, alive, pol, n)
             if live_nb(alive, pol) == 0:  # every other option dropped: the rollout player's choice stands
                 samples = k + 1
                 break
-    # the best mean among the options that beat baseline's choice with the confidence asked
-    best = pol
-    gain = 0.0
-    for j in range(n):
-        if not alive[j] or j == pol:
-            continue
-        mean, z = paired_nb(m, samples, j, pol)
-        if mean > gain and (samples == 1 or z >= confidence):
-            best = j
-            gain = mean
+    best = best_option_nb(m, samples, alive, pol, n, confidence)
     return policy if best == pol else best
 
 
