@@ -139,8 +139,7 @@ def verdict_sentence(a: Answer) -> str:
     if a.verdict == Verdict.NOT_ARISE:
         return (f"**The choice almost never arises** at {a.preset}: no setting changes more than {RARE:g} of the "
                 f"decisions a side and hand ({a.decision}), and none differs from the default.")
-    return (f"**Undecided** after {a.games:,} games a setting: {a.why}; about {a.undecided_games:,} games a setting "
-            "would decide it if the differences are as they seem.")
+    return f"**Undecided** after {a.games:,} games a setting: {a.why}; {games_to_decide_text(a)}."
 
 
 def worth(a: Answer) -> str:
@@ -182,7 +181,16 @@ def how_sure(a: Answer) -> str:
     if a.verdict == Verdict.NOT_ARISE:
         top = max((f.per_side_hand for f in a.frequency), default=0.0)
         return f"at most {top:.3f} decisions changed a side and hand, from {a.frequency_games:,} games"
-    return f"about {a.undecided_games:,} games a setting would decide it"
+    return games_to_decide_text(a)
+
+
+def games_to_decide_text(a: Answer) -> str:
+    """Where an undecided answer's estimate is no more than the games played, the differences seen do not say
+    how many more would decide it (no setting is on its way to beating the default with every player)."""
+    if a.undecided_games > a.games:
+        return f"about {a.undecided_games:,} games a setting would decide it if the differences are as they seem"
+    return (f"more than the {a.games:,} games a setting played would be needed, how many the differences seen do "
+            "not tell")
 
 
 def players_short(a: Answer) -> str:

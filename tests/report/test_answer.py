@@ -4,6 +4,8 @@ record read back as written, and every sentence's facts from the record."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,14 @@ def test_a_setting_the_opponent_already_plays_is_said_to_be_its_own_play():
     a = record((sweep([0.5, 0.58, 0.5, 0.40]), sweep([0.35, 0.30, 0.34, 0.5], "expert", seed=1, plays="20")))
     text = say.answer_text(a)
     assert "`expert` plays `freeze=20`" in text and "its own play" in text
+
+
+@pytest.mark.parametrize("more", [0, 4000])
+def test_an_undecided_answer_names_more_games_only_where_the_differences_say_how_many(more):
+    a = replace(record(), verdict=Verdict.UNDECIDED, headline="", advice=(), undecided_games=2000 + more,
+                games=2000, why="no setting beats the default with every player")
+    for text in (say.verdict_sentence(a), say.how_sure(a)):
+        if more:
+            assert f"about {a.undecided_games:,} games a setting would decide it" in text
+        else:
+            assert "would decide it" not in text and f"more than the {a.games:,} games" in text
