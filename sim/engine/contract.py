@@ -13,15 +13,12 @@ constants for the kernels: numba freezes module-level ints as compile-time const
 nothing there and are not "rules in globals" (every rule value lives in the packed rules array).
 """
 
-from collections.abc import Callable
 from enum import IntEnum
-from typing import Any
 
-from numba import njit, types
+from numba import types
 from numba.extending import register_jitable
 
-from .cache import cached
-from .compiling import WATCH  # noqa: F401 - imported for its hook: every compile of a kernel says so
+from .decorators import cached_jit, strategy_jit  # noqa: F401  (the decorators a strategy is written with)
 
 # Sizes ------------------------------------------------------------------------------------------
 MAXP = 8  # seats
@@ -172,32 +169,6 @@ class Option(IntEnum):
  O_DISCARD, O_TOP, O_WILD, O_SEQ, O_EXTEND) = (int(o) for o in Option)
 END_LOW, END_HIGH = 0, 1  # O_EXTEND's b
 SEQ_WILD_STEP = 16  # O_SEQ's c packs the wild's position and rank class: position * 16 + rank class
-
-
-def strategy_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
-    """numba's njit for strategy code that allocates nothing: cached, and compiled without numba's
-    reference counting, as the engine's kernels are (sim/engine/jit.py). The arrays a strategy reads
-    are owned by the engine's caller for the whole call, so counting references to them protects
-    nothing and cost the built-in heuristic about a seventh of its time (docs/performance.md). A
-    function that allocates (np.zeros, a list) fails to compile with it instead of leaking: such code
-    uses numba's plain `njit(cache=True)`, as `search` does."""
-    options = {"_nrt": False, "inline": inline}
-
-    def decorate(f: Callable) -> Any:
-        return cached(njit(**options)(f))
-
-    return decorate if fn is None else decorate(fn)
-
-
-def cached_jit(fn: Callable | None = None, **options: Any) -> Any:
-    """numba's njit with the project's cache (sim/engine/cache.py: found by the sources' content, made only when a
-    command compiles or loads), for compiled code that allocates and so keeps numba's reference counting
-    (`search`'s planning, an analysis kernel, a test's helper)."""
-
-    def decorate(f: Callable) -> Any:
-        return cached(njit(**options)(f))
-
-    return decorate if fn is None else decorate(fn)
 
 
 @register_jitable
