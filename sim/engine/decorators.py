@@ -11,21 +11,6 @@ from .cache import cached
 from .compiling import WATCH  # noqa: F401 - imported for its hook: every compile of a kernel says so
 
 
-def strategy_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
-    """numba's njit for strategy code that allocates nothing: cached, and compiled without numba's
-    reference counting, as the engine's kernels are (sim/engine/jit.py). The arrays a strategy reads
-    are owned by the engine's caller for the whole call, so counting references to them protects
-    nothing and cost the built-in heuristic about a seventh of its time (docs/performance.md). A
-    function that allocates (np.zeros, a list) fails to compile with it instead of leaking: such code
-    uses numba's plain `njit(cache=True)`, as `search` does."""
-    options = {"_nrt": False, "inline": inline}
-
-    def decorate(f: Callable) -> Any:
-        return cached(njit(**options)(f))
-
-    return decorate if fn is None else decorate(fn)
-
-
 def cached_jit(fn: Callable | None = None, **options: Any) -> Any:
     """numba's njit with the project's cache (sim/engine/cache.py: found by the sources' content, made only when a
     command compiles or loads), for compiled code that allocates and so keeps numba's reference counting
@@ -35,3 +20,13 @@ def cached_jit(fn: Callable | None = None, **options: Any) -> Any:
         return cached(njit(**options)(f))
 
     return decorate if fn is None else decorate(fn)
+
+
+def strategy_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
+    """numba's njit for strategy code that allocates nothing: cached, and compiled without numba's
+    reference counting, as the engine's kernels are (sim/engine/jit.py). The arrays a strategy reads
+    are owned by the engine's caller for the whole call, so counting references to them protects
+    nothing and cost the built-in heuristic about a seventh of its time (docs/performance.md). A
+    function that allocates (np.zeros, a list) fails to compile with it instead of leaking: such code
+    uses `cached_jit`, as `search` does."""
+    return cached_jit(fn, _nrt=False, inline=inline)
