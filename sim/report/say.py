@@ -160,9 +160,8 @@ def worth(a: Answer) -> str:
         worst = min(others, key=lambda r: r.effect)
         return f"leaving it costs up to {pts(worst.effect)} points ({knob_setting(a, worst.setting)})"
     if a.verdict == Verdict.DEPENDS:
-        return "; ".join(f"{q.name}: {knob_setting(a, max(q.best, key=lambda s: q.row(s).effect))} "
-                         f"{pts(q.row(max(q.best, key=lambda s: q.row(s).effect)).effect)} points"
-                         for q in a.players if q.best)
+        tops = [(q, max(q.best, key=lambda s, q=q: q.row(s).effect)) for q in a.players if q.best]
+        return "; ".join(f"{q.name}: {knob_setting(a, top)} {pts(q.row(top).effect)} points" for q, top in tops)
     return "-"
 
 
