@@ -229,11 +229,11 @@ def _capped_all_melded_nb(R, w, ncan, need):
     return False
 
 
-@engine_jit(inline="always")
+@engine_jit
 def _black3_value_ok_nb(R, w, value_needed, discarded):
     """The tests that need no placement: the hand's black threes form one valid going-out meld (R-37), not
     closed before a final discard (`discarded`), and its cards are worth `value_needed` at least. A step of
-    _all_melded_nb, inlined at its one call."""
+    _all_melded_nb, called at its one place, not inlined (docs/engine.md)."""
     b3 = w[W_TH + RK_3]
     if b3 > 0 and (not black3_meld_ok_nb(R, b3) or (discarded and black3_close_bonus_nb(R) > 0)):
         return False
@@ -246,13 +246,13 @@ def _black3_value_ok_nb(R, w, value_needed, discarded):
     return True
 
 
-@engine_jit(inline="always")
+@engine_jit
 def _rank_melds_nb(R, w):
     """Every natural rank class of the hand in a meld: its side's open meld, or a new one of its own. Writes
     the deficits of the melds that a canasta is within reach of, wilds allowing, to w[W_DEF:] and returns
     (possible, wilds a new meld must have to reach three cards, room for wilds in all, canastas completed
     without wilds, deficits written); not possible when a single card, or too few naturals, has no meld to
-    go to. A step of _all_melded_nb, inlined at its one call."""
+    go to. A step of _all_melded_nb, called at its one place, not inlined (docs/engine.md)."""
     minnat = min_naturals_nb(R)
     csize = canasta_size_nb(R)
     mandatory = 0
@@ -301,10 +301,11 @@ def _rank_melds_nb(R, w):
     return True, mandatory, capacity, newcan, nd
 
 
-@engine_jit(inline="always")
+@engine_jit
 def _sort_deficits_nb(w, nd):
     """The nd canasta deficits at w[W_DEF:] in increasing order (an insertion sort: a handful of ranks), so
-    that the wilds fill the smallest first. A step of _all_melded_nb, inlined at its one call."""
+    that the wilds fill the smallest first. A step of _all_melded_nb, called at its one place, not inlined
+    (docs/engine.md)."""
     for i in range(1, nd):
         x = w[W_DEF + i]
         j = i - 1
@@ -314,14 +315,14 @@ def _sort_deficits_nb(w, nd):
         w[W_DEF + j + 1] = x
 
 
-@engine_jit(inline="always")
+@engine_jit
 def _wild_meld_reach_nb(R, w, nd, free, short):
     """R-35: the side's one wild meld (or a new one, of three or more) takes every wild the rank melds do
     not, without a cap; it is a canasta once it reaches the size. Fills the k smallest deficits of the rank
     melds, the rest to the wild meld, for every k. Returns 1 when `short` more canastas are reached, 0 when
     they never are (with a wild meld on the table every placement was among those tried), -1 when a new
-    wild meld did not reach them and the search goes on without one. A step of _all_melded_nb, inlined at
-    its one call."""
+    wild meld did not reach them and the search goes on without one. A step of _all_melded_nb, called at
+    its one place, not inlined (docs/engine.md)."""
     csize = canasta_size_nb(R)
     least = 0 if w[W_MEX + RK_JK] != 0 else MIN_MELD
     wsize = w[W_MN + RK_JK] + w[W_MW + RK_JK] if w[W_MEX + RK_JK] != 0 else 0
@@ -340,10 +341,10 @@ def _wild_meld_reach_nb(R, w, nd, free, short):
     return -1
 
 
-@engine_jit(inline="always")
+@engine_jit
 def _fill_deficits_nb(w, nd, free, short):
     """Whether the `free` wilds, the smallest deficits first (at w[W_DEF:], sorted), complete the `short`
-    canastas still missing. A step of _all_melded_nb, inlined at its one call."""
+    canastas still missing. A step of _all_melded_nb, called at its one place, not inlined (docs/engine.md)."""
     used = 0
     for i in range(nd):
         if short == 0:
@@ -358,8 +359,8 @@ def _fill_deficits_nb(w, nd, free, short):
 @engine_jit
 def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
     """Can every card in w[W_TH:] be melded so that the side reaches `need` canastas? (`discarded`: a
-    final discard follows, which a black-three close forbids, R-37.) The steps are the inlined helpers
-    above: the machine code is that of one function."""
+    final discard follows, which a black-three close forbids, R-37.) The steps are the helpers
+    above, each a plain call (inlined, they cost the first compile more than their calls cost a search)."""
     if not _black3_value_ok_nb(R, w, value_needed, discarded):
         return False
     if meld_cap_nb(R) > 0:

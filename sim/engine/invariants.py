@@ -31,12 +31,12 @@ def check_nb(R, S, where):
     check_state_nb(R, S, np.int64(where))
 
 
-@engine_jit(inline="always")
+@engine_jit
 def count_hand_nb(R, S, p, cnt, where):
     """Invariant 1 for seat p: its counts by kind, by rank class and in all agree, the cards the table knows
     it holds are among them, and a packet still face down (a foot, kitty or morto, table.py) has its size
     and place. Adds the seat's cards, packet included, to cnt by rank class and returns how many. A step
-    of check_cards_nb, inlined at its one call."""
+    of check_cards_nb, called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     hs = 0
     for k in range(L.NK):
@@ -70,11 +70,11 @@ def count_hand_nb(R, S, p, cnt, where):
     return total
 
 
-@engine_jit(inline="always")
+@engine_jit
 def count_table_nb(R, S, cnt):
     """The cards on the table, by rank class into cnt: the red threes laid out and every meld row (a
-    sequence by its very cards, Buraco). Returns how many. A step of check_cards_nb, inlined at its one
-    call."""
+    sequence by its very cards, Buraco). Returns how many. A step of check_cards_nb, called at its one
+    place, not inlined (docs/engine.md)."""
     total = 0
     for s in range(R[L.R_NSIDES]):
         cnt[L.RK_3] += S.side[s, L.SD_RED3]
@@ -92,11 +92,11 @@ def count_table_nb(R, S, cnt):
     return total
 
 
-@engine_jit(inline="always")
+@engine_jit
 def check_cards_nb(R, S, where):
     """Invariant 1, card conservation per rank class: stock + pile + hands + melds + red-three areas = the
     pack. Counted in the state's own scratch (S_CHK): kernels allocate nothing. Apart from check_state_nb
-    so that each invariant reads as one step; inlined at its one call."""
+    so that each invariant reads as one step; called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     cnt = st[L.S_CHK:L.S_CHK + L.NR]
     cnt[:] = 0
@@ -117,11 +117,11 @@ def check_cards_nb(R, S, where):
         _fail_nb(S, np.int64(L.INV_CARDS), where)
 
 
-@engine_jit(inline="always")
+@engine_jit
 def check_row_nb(R, S, s, m, cap, where):
     """Invariants 2 and 3 for meld row m of side s: valid for its kind, and a rank meld (or the wild meld)
     is its side's open meld of the rank exactly while it is open (R-16; R-92: a closed meld leaves the
-    index). A step of check_melds_nb, inlined at its one call."""
+    index). A step of check_melds_nb, called at its one place, not inlined (docs/engine.md)."""
     row = S.melds[s, m]
     w = row[L.F_TWO] + row[L.F_JOK]
     closed = cap > 0 and row[L.F_NAT] + w >= cap  # R-92: a closed meld leaves the open-meld index
@@ -147,11 +147,12 @@ def check_row_nb(R, S, s, m, cap, where):
         _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
 
 
-@engine_jit(inline="always")
+@engine_jit
 def check_melds_nb(R, S, where):
     """Invariants 2 and 3 for every side: each meld row as check_row_nb says, melds short of the minimum
     gone by the end of the turn, and the canasta counts by kind and in all as the table keeps them. Apart
-    from check_state_nb so that each invariant reads as one step; inlined at its one call."""
+    from check_state_nb so that each invariant reads as one step; called at its one place, not inlined
+    (docs/engine.md)."""
     st = S.st
     cap = meld_cap_nb(R)
     for s in range(R[L.R_NSIDES]):
@@ -173,12 +174,12 @@ def check_melds_nb(R, S, where):
             _fail_nb(S, np.int64(L.INV_MELD_VALID), where)
 
 
-@engine_jit(inline="always")
+@engine_jit
 def check_seats_nb(R, S, where):
     """Invariants 4 to 6: an empty hand only for the player who went out; an empty pile is not frozen and
     block_next bars the player in turn or the next one; red threes never in a hand (nor in a meld: rank
     melds of threes fail check_row_nb) but where threes are plain cards. Apart from check_state_nb so that
-    each invariant reads as one step; inlined at its one call."""
+    each invariant reads as one step; called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     n = R[L.R_PLAYERS]
     # 4. an empty hand only for the player who went out
@@ -198,11 +199,11 @@ def check_seats_nb(R, S, where):
             _fail_nb(S, np.int64(L.INV_RED3), where)
 
 
-@engine_jit(inline="always")
+@engine_jit
 def check_scores_nb(R, S, where):
     """Invariant 7: the score components add up to their total, and cumulative scores move only when the
-    hand is scored. Apart from check_state_nb so that each invariant reads as one step; inlined at its one
-    call."""
+    hand is scored. Apart from check_state_nb so that each invariant reads as one step; called at its one
+    place, not inlined (docs/engine.md)."""
     for s in range(R[L.R_NSIDES]):
         if where == L.CHECK_SCORED:
             t = 0
@@ -217,8 +218,8 @@ def check_scores_nb(R, S, where):
 @separate
 @engine_jit
 def check_state_nb(R, S, where):
-    """check_nb's checks; `where` as check_nb says. One inlined step per group of invariants, in the order
-    of docs/rules.md section 6: compiled once (link.separate), as one function."""
+    """check_nb's checks; `where` as check_nb says. One step per group of invariants, in the order
+    of docs/rules.md section 6, each a plain call; compiled once (link.separate)."""
     check_cards_nb(R, S, where)  # 1
     check_melds_nb(R, S, where)  # 2, 3
     check_seats_nb(R, S, where)  # 4, 5, 6

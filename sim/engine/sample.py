@@ -137,11 +137,11 @@ def sample_table_nb(R, obs, S):
                 S.melds[s, m, f] = obs[base + f]
 
 
-@engine_jit(inline="always")
+@engine_jit
 def pool_less_seen_nb(R, obs, S, w, plain):
     """The hidden pool w: the pack less what the seat sees, each dealt to its place on the way: its own
     hand, the pile (by kind, its top card last) and the red threes laid out. One step of sample_nb, apart
-    so that the sampler reads as the order of its deal; inlined at its one call."""
+    so that the sampler reads as the order of its deal; called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     p = obs[L.OB_SEAT]
     for k in range(L.NK):
@@ -174,7 +174,7 @@ def pool_less_seen_nb(R, obs, S, w, plain):
             w[k] -= 1
 
 
-@engine_jit(inline="always")
+@engine_jit
 def pending_snapshot_nb(obs, S, cur, s0, top_back):
     """A pending opening (§1.7): the rows player `cur` laid this turn go back to its hand (and a taken top
     card to the pile, `top_back`) if it stops short, so its snapshot is the hand before them (set_rows_nb
@@ -197,11 +197,11 @@ def pending_snapshot_nb(obs, S, cur, s0, top_back):
     return snap_nm
 
 
-@engine_jit(inline="always")
+@engine_jit
 def seq_rows_nb(R, obs, S, w):
     """A sequence row shows its very cards (Buraco): they leave the pool w before any set row takes the
     first kind of its rank, which could be one of them. Returns False when the pool lacks one (no state
-    matches the observation). One step of sample_nb, inlined at its one call."""
+    matches the observation). One step of sample_nb, called at its one place, not inlined (docs/engine.md)."""
     for s in range(R[L.R_NSIDES]):
         for m in range(obs[L.OB_NM + s]):
             row = S.melds[s, m]
@@ -214,13 +214,13 @@ def seq_rows_nb(R, obs, S, w):
     return True
 
 
-@engine_jit(inline="always")
+@engine_jit
 def set_rows_nb(R, obs, S, w, plain, pending, s0, snap_nm, top_back):
     """The cards of every other meld row, the first kinds of their rank left in the pool w (pool_take_nb).
     The rows of a pending opening (side s0 from row snap_nm) also go to its snapshot hand, but for one
     natural that goes back under the pile while the pending take's top card is still to place
     (`top_back`). Returns False when the pool lacks a card or the top card found no row: no state
-    matches. One step of sample_nb, inlined at its one call."""
+    matches. One step of sample_nb, called at its one place, not inlined (docs/engine.md)."""
     pn = obs[L.OB_PILE_N]
     for s in range(R[L.R_NSIDES]):
         for m in range(obs[L.OB_NM + s]):
@@ -244,12 +244,12 @@ def set_rows_nb(R, obs, S, w, plain, pending, s0, snap_nm, top_back):
     return not top_back
 
 
-@engine_jit(inline="always")
+@engine_jit
 def known_cards_nb(obs, S, w, plain, n):
     """The cards every seat saw go into another seat's hand with the pile (HC_KNOWN) go to that hand first,
     the first kinds of their rank left in the pool w. Returns the cards the other hands still lack, or -1
-    when no state matches (the pool lacks one, or a hand would be too big). One step of sample_nb, inlined
-    at its one call."""
+    when no state matches (the pool lacks one, or a hand would be too big). One step of sample_nb, called
+    at its one place, not inlined (docs/engine.md)."""
     p = obs[L.OB_SEAT]
     need = 0
     for q in range(n):
@@ -267,12 +267,12 @@ def known_cards_nb(obs, S, w, plain, n):
     return need
 
 
-@engine_jit(inline="always")
+@engine_jit
 def pool_to_stock_nb(S, w, plain):
     """What is left of the pool w, by kind, into the stock's array, to be shuffled into the other hands and
     the stock; red threes stay out (they can only be in the stock or a face-down foot) unless threes are
     plain cards. Returns the cards laid, or -1 when a kind's count went below zero (the observation shows
-    more of it than the pack holds). One step of sample_nb, inlined at its one call."""
+    more of it than the pack holds). One step of sample_nb, called at its one place, not inlined (docs/engine.md)."""
     m = 0
     for k in range(L.NK):
         if w[k] < 0:
@@ -285,12 +285,12 @@ def pool_to_stock_nb(S, w, plain):
     return m
 
 
-@engine_jit(inline="always")
+@engine_jit
 def deal_current_nb(R, obs, S, cur, first, m):
     """The hidden cards of the player in turn, `cur`: stock[first:m] of the shuffled pool. At an answer the
     asker has asked, so it could go out (§1.9): rejection sampling deals it hands until one could, uniform
-    among the deals where it can (ASK_TRIES). Returns False when none could. One step of sample_nb, inlined
-    at its one call."""
+    among the deals where it can (ASK_TRIES). Returns False when none could. One step of sample_nb, called
+    at its one place, not inlined (docs/engine.md)."""
     tries = ASK_TRIES if obs[L.OB_DP] == L.DP_ANSWER else 1
     for _ in range(tries):
         shuffle_stock_nb(S, m)
@@ -303,11 +303,11 @@ def deal_current_nb(R, obs, S, cur, first, m):
     return False
 
 
-@engine_jit(inline="always")
+@engine_jit
 def deal_others_nb(obs, S, n, cur, m, red_h, red_d):
     """The other hidden hands from the top of stock[:m] (what the player in turn left), then the red threes
-    back in and the stock shuffled. Returns the stock's size. One step of sample_nb, inlined at its one
-    call."""
+    back in and the stock shuffled. Returns the stock's size. One step of sample_nb, called at its one
+    place, not inlined (docs/engine.md)."""
     p = obs[L.OB_SEAT]
     for q in range(n):
         if q == p or q == cur:
@@ -325,11 +325,11 @@ def deal_others_nb(obs, S, n, cur, m, red_h, red_d):
     return m
 
 
-@engine_jit(inline="always")
+@engine_jit
 def place_feet_nb(R, obs, S, n, m, feet):
     """The feet still face down, from the top of the shuffled stock[:m] to their place (table.py). Returns
     the stock's size left, or -1 when the pool would overlap the feet's place (never with a hand of a foot
-    or more). One step of sample_nb, inlined at its one call."""
+    or more). One step of sample_nb, called at its one place, not inlined (docs/engine.md)."""
     if feet > 0 and m > packet_lo_nb(R, S, packets_nb(R) - 1):
         return -1
     for q in range(n):
@@ -344,8 +344,7 @@ def place_feet_nb(R, obs, S, n, m, feet):
 def sample_nb(R, obs, S, seed):
     """Fill S with a state that matches the observation `obs` of its seat, the hidden cards dealt at
     random from `seed` (module docstring). S.st[S_ERR] is ERR_SAMPLE if no state can match it. The
-    steps, in the order they deal, are the inlined helpers above: the machine code is that of one
-    function."""
+    steps, in the order they deal, are the helpers above, each a plain call."""
     st = S.st
     sample_table_nb(R, obs, S)
     seed_rng_nb(st, np.int64(L.S_DRNG), seed, np.int64(SAMPLE_STREAM), np.int64(0))

@@ -93,11 +93,12 @@ def resume_turn_nb(R, S, F, seat, dp, i):
     turn_nb(R, S, F, S.st[S_CUR], seat, dp, i)
 
 
-@engine_jit(inline="always")
+@separate
+@engine_jit
 def open_turn_nb(R, S, F, p):
     """The draw step's decision (D1, D2, D14) at the start of seat p's turn. Returns the option chosen, or -1
     when the turn is over: no take is possible from an empty stock (E-CLASSIC step 2), or an error. A step
-    of turn_nb, inlined at its one call."""
+    of turn_nb, called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     begin_turn_nb(S, p)
     n = enum_draw_step_nb(R, S, p)
@@ -111,12 +112,13 @@ def open_turn_nb(R, S, F, p):
     return i
 
 
-@engine_jit(inline="always")
+@separate
+@engine_jit
 def end_draw_step_nb(R, S, F, p, at, i, drawn):
     """The draw step carried out: option i of the draw (at == DP_DRAW), or the meld decision i of a pending
     take's opening that ends it (§1.6-1.7, `drawn`). A meld decision of the last red three's melds (R-05)
-    ends the turn instead. Returns False when the turn is over. A step of turn_nb, inlined at its one
-    call."""
+    ends the turn instead. Returns False when the turn is over. A step of turn_nb, called at its one
+    place, not inlined (docs/engine.md)."""
     if at == DP_DRAW:
         apply_draw_step_nb(R, S, F, p, i)
     elif drawn:
@@ -128,12 +130,13 @@ def end_draw_step_nb(R, S, F, p, at, i, drawn):
     return True
 
 
-@engine_jit(inline="always")
+@separate
+@engine_jit
 def ask_partner_nb(R, S, F, p, seat, at, i, drawn):
     """After the draw step (`drawn`): the hand's end at the stock's last card (R-05, R-06), else asking
     partner (D10) where the rules let p ask; entered at the ask (at == DP_ASK) or the answer (D11, `seat`
     chose option i), the choice carried out. Returns False when the turn is over. A step of turn_nb,
-    inlined at its one call."""
+    called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     ask = -1
     if drawn:
@@ -163,13 +166,14 @@ def ask_partner_nb(R, S, F, p, seat, at, i, drawn):
     return True
 
 
-@engine_jit(inline="always")
+@separate
+@engine_jit
 def meld_then_discard_nb(R, S, F, p, at, i, drawn):
     """The meld phase (D3-D6, D12, D13, D15), going out with an empty hand, or the choice of the discard
     (D7-D9), entered at a meld decision or the discard (`at`, option i). Returns (go on, the card kind to
     discard, -1 none: a last card that may not go out is kept, R-38); not going on when the turn is over
     (out, the hand ended by sevens that may not be discarded, §3.8 step 8, or an error). A step of turn_nb,
-    inlined at its one call."""
+    called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     if at == DP_DISCARD:
         return True, S.opts[i, OPT_A]
@@ -196,11 +200,12 @@ def meld_then_discard_nb(R, S, F, p, at, i, drawn):
     return True, S.opts[j, OPT_A]
 
 
-@engine_jit(inline="always")
+@separate
+@engine_jit
 def close_turn_nb(R, S, p, k):
     """The discard of card kind k (none when k < 0), then the foot earned this turn (R-95, R-114), going
     out by discarding the last card (§1.9), or the turn's end: a block_next bar lapses and the invariants
-    are checked between turns. A step of turn_nb, inlined at its one call."""
+    are checked between turns. A step of turn_nb, called at its one place, not inlined (docs/engine.md)."""
     st = S.st
     if k >= 0:
         apply_discard_nb(R, S, p, k)
@@ -222,7 +227,8 @@ def turn_nb(R, S, F, p, seat, at, i):
     chose option i. Every phase appears once; an entry skips the phases before its decision. A meld
     decision belongs to the meld phase it was asked in: a pending take's opening (the draw step,
     §1.6-1.7), the last red three's melds (R-05), or the turn's own meld phase. The phases are the
-    inlined steps above, each called at one place: the machine code is that of one function."""
+    steps above, each called at one place and compiled once apart (link.separate): inlined, they cost the
+    first compile about 8 s (docs/engine.md, "Compile time")."""
     if at == TURN_START:
         i = open_turn_nb(R, S, F, p)
         if i < 0:
