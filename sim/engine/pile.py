@@ -81,14 +81,14 @@ def top_untakeable_nb(R, k):
     return (card_class_nb(k) & R[L.R_UNTAKE]) != 0
 
 
-@engine_jit
+@engine_jit(inline="always")
 def take_playable_nb(R, S, p, s, r, melded, nat_used, wr, extra, h_after, nc, tv):
     """Whether the hand a take leaves can still be played, for a take that lays T (its rank class r worth tv)
     with `nat_used` naturals and a wild of rank class wr (-1 none), `extra` more naturals from the hand
     where melds close at a cap (R-92), h_after cards left besides those: an unmelded side must still reach
     its opening (premeld_take_ok_nb, with the best melds the rest of the hand makes), a melded side keep a
-    way to go out (take_ok_nb, nc canastas after the take). The same test for M1 and M2, one compiled
-    function: their copies were the same code but for the cards they lay."""
+    way to go out (take_ok_nb, nc canastas after the take). The same test for M1 and M2, inlined at each:
+    their copies were the same code but for the cards they lay."""
     if not melded:
         w = S.st[L.S_WORK:]
         for x in range(L.NR):
@@ -106,12 +106,12 @@ def take_playable_nb(R, S, p, s, r, melded, nat_used, wr, extra, h_after, nc, tv
     return take_ok_nb(R, S, p, s, r, nat_used, wr, h_after - extra, nc)
 
 
-@engine_jit
+@engine_jit(inline="always")
 def wild_take_ok_nb(R, S, p, s, r, wr, melded, nat, mn, mw, grow, h_after, nc, tv):
     """M2 with a wild of rank class wr: T, one natural and the wild fit the side's meld of T's rank (mn
     naturals, mw wilds), closing it at the cap first where melds close (R-92); the take does not leave
     sevens only (Pennies); and the hand left can be played (take_playable_nb). A step of enum_take_nb,
-    called in its loop over the wild ranks."""
+    inlined in its loop over the wild ranks."""
     one = np.int64(1)  # an int64, not the constant: the called checks would compile a copy for it
     extra = 0
     if meld_cap_nb(R) > 0:
@@ -125,11 +125,11 @@ def wild_take_ok_nb(R, S, p, s, r, wr, melded, nat, mn, mw, grow, h_after, nc, t
     return take_playable_nb(R, S, p, s, r, melded, one, wr, extra, h_after, nc, tv)
 
 
-@engine_jit
+@engine_jit(inline="always")
 def take_mask_nb(R, S, s):
     """The methods (MASK_M*) the rules give side s for the pile as it is (`pile_methods_*`): for a frozen
     pile, a side that has not melded, or a melded side's unfrozen pile; frozen and unmelded, both hold
-    (R-157). A step of enum_take_nb, called at its one place, not inlined (docs/engine.md)."""
+    (R-157). A step of enum_take_nb, inlined at its one call."""
     melded = S.side[s, L.SD_MELDED] != 0
     if S.st[L.S_FROZEN] != 0:
         mask = R[L.R_PM_FROZEN]
@@ -145,7 +145,7 @@ def take_mask_nb(R, S, s):
 @engine_jit(inline="always")
 def enum_take_nb(R, S, p, n):
     """Append to S.opts the legal ways for p to take the pile (O_TAKE, method, wild rank). Each method's
-    tests are in its helper above, so that this reads as the three methods of §1.6."""
+    tests are in its helper above, inlined, so that this reads as the three methods of §1.6."""
     # the counts handed to the called checks, as int64 values: constants would compile a copy of each
     zero, two, no_wild = np.int64(0), np.int64(2), np.int64(-1)
     sevens = sevens_banned_last_nb(R)  # the Pennies check is called only where it can refuse

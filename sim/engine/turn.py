@@ -93,12 +93,11 @@ def resume_turn_nb(R, S, F, seat, dp, i):
     turn_nb(R, S, F, S.st[S_CUR], seat, dp, i)
 
 
-@separate
-@engine_jit
+@engine_jit(inline="always")
 def open_turn_nb(R, S, F, p):
     """The draw step's decision (D1, D2, D14) at the start of seat p's turn. Returns the option chosen, or -1
     when the turn is over: no take is possible from an empty stock (E-CLASSIC step 2), or an error. A step
-    of turn_nb, called at its one place, not inlined (docs/engine.md)."""
+    of turn_nb, inlined at its one call."""
     st = S.st
     begin_turn_nb(S, p)
     n = enum_draw_step_nb(R, S, p)
@@ -112,100 +111,11 @@ def open_turn_nb(R, S, F, p):
     return i
 
 
-@separate
-@engine_jit
-def end_draw_step_nb(R, S, F, p, at, i, drawn):
-    """The draw step carried out: option i of the draw (at == DP_DRAW), or the meld decision i of a pending
-    take's opening that ends it (§1.6-1.7, `drawn`). A meld decision of the last red three's melds (R-05)
-    ends the turn instead. Returns False when the turn is over. A step of turn_nb, called at its one
-    place, not inlined (docs/engine.md)."""
-    if at == DP_DRAW:
-        apply_draw_step_nb(R, S, F, p, i)
-    elif drawn:
-        end_pending_take_nb(R, S, p, meld_phase_from_nb(R, S, F, p, i))
-    elif at == DP_MELD and S.st[S_LASTR3] != 0:
-        meld_phase_from_nb(R, S, F, p, i)
-        end_last_red3_nb(S, p)
-        return False
-    return True
-
-
-@separate
-@engine_jit
-def ask_partner_nb(R, S, F, p, seat, at, i, drawn):
-    """After the draw step (`drawn`): the hand's end at the stock's last card (R-05, R-06), else asking
-    partner (D10) where the rules let p ask; entered at the ask (at == DP_ASK) or the answer (D11, `seat`
-    chose option i), the choice carried out. Returns False when the turn is over. A step of turn_nb,
-    called at its one place, not inlined (docs/engine.md)."""
-    st = S.st
-    ask = -1
-    if drawn:
-        if st[S_ERR] != 0 or st[S_ENDED] != 0:
-            return False
-        if st[S_CHECK] != 0:
-            check_nb(R, S, CHECK_IN_TURN)
-        if st[S_LASTR3] != 0:
-            last_red3_nb(R, S, F, p)  # R-05
-            return False
-        if take_ends_hand_nb(R, S):
-            end_at_stock_nb(S, p)  # R-06 read literally
-            return False
-        n = enum_ask_nb(R, S, p)
-        if n > 1:
-            ask = choose_nb(R, S, F, p, DP_ASK, n)
-            if st[S_ERR] != 0:
-                return False
-    elif at == DP_ASK:
-        ask = i
-    if ask >= 0:
-        apply_ask_nb(R, S, F, p, ask)
-        if st[S_ERR] != 0:
-            return False
-    elif at == DP_ANSWER:
-        apply_answer_nb(R, S, p, seat, i)
-    return True
-
-
-@separate
-@engine_jit
-def meld_then_discard_nb(R, S, F, p, at, i, drawn):
-    """The meld phase (D3-D6, D12, D13, D15), going out with an empty hand, or the choice of the discard
-    (D7-D9), entered at a meld decision or the discard (`at`, option i). Returns (go on, the card kind to
-    discard, -1 none: a last card that may not go out is kept, R-38); not going on when the turn is over
-    (out, the hand ended by sevens that may not be discarded, §3.8 step 8, or an error). A step of turn_nb,
-    called at its one place, not inlined (docs/engine.md)."""
-    st = S.st
-    if at == DP_DISCARD:
-        return True, S.opts[i, OPT_A]
-    res = meld_phase_from_nb(R, S, F, p, i if at == DP_MELD and not drawn else -1)
-    if st[S_ERR] != 0:
-        return False, -1
-    if st[S_LAIDT] != 0:
-        S.hand[p, HC_LAID] = 1
-    if res == MELD_OUT:
-        go_out_nb(R, S, p)
-        return False, -1
-    if keeps_last_card_nb(R, S, p):  # R-38: a last card that may not go out is kept, not discarded
-        return True, -1
-    n = enum_discard_nb(R, S, p)
-    if n == 0:
-        if sevens_stuck_nb(R, S, p):
-            st[S_ENDED] = END_SEVENS  # sevens only, none discardable: the hand ends (§3.8 step 8)
-        else:
-            st[S_ERR] = ERR_STUCK
-        return False, -1
-    j = choose_nb(R, S, F, p, DP_DISCARD, n)
-    if st[S_ERR] != 0:
-        return False, -1
-    return True, S.opts[j, OPT_A]
-
-
-@separate
-@engine_jit
+@engine_jit(inline="always")
 def close_turn_nb(R, S, p, k):
     """The discard of card kind k (none when k < 0), then the foot earned this turn (R-95, R-114), going
     out by discarding the last card (§1.9), or the turn's end: a block_next bar lapses and the invariants
-    are checked between turns. A step of turn_nb, called at its one place, not inlined (docs/engine.md)."""
+    are checked between turns. A step of turn_nb, inlined at its one call."""
     st = S.st
     if k >= 0:
         apply_discard_nb(R, S, p, k)
@@ -226,19 +136,74 @@ def turn_nb(R, S, F, p, seat, at, i):
     """Seat p's turn from its start (at == TURN_START), or entered at decision point `at`, where `seat`
     chose option i. Every phase appears once; an entry skips the phases before its decision. A meld
     decision belongs to the meld phase it was asked in: a pending take's opening (the draw step,
-    §1.6-1.7), the last red three's melds (R-05), or the turn's own meld phase. The phases are the
-    steps above, each called at one place and compiled once apart (link.separate): inlined, they cost the
-    first compile about 8 s (docs/engine.md, "Compile time")."""
+    §1.6-1.7), the last red three's melds (R-05), or the turn's own meld phase. Its start and its close are the two
+    steps above, inlined; the phases between are written out here: numba's inlining of each step costs the
+    first compile more than its code (docs/engine.md, "Compile time")."""
+    st = S.st
+    # the draw step (D1, D2, D14)
     if at == TURN_START:
         i = open_turn_nb(R, S, F, p)
         if i < 0:
             return
         at = DP_DRAW
-    drawn = at == DP_DRAW or (at == DP_MELD and S.st[S_PRE] != 0)  # the draw step ends in this call
-    if not end_draw_step_nb(R, S, F, p, at, i, drawn):
+    drawn = at == DP_DRAW or (at == DP_MELD and st[S_PRE] != 0)  # the draw step ends in this call
+    if at == DP_DRAW:
+        apply_draw_step_nb(R, S, F, p, i)
+    elif drawn:
+        end_pending_take_nb(R, S, p, meld_phase_from_nb(R, S, F, p, i))
+    elif at == DP_MELD and st[S_LASTR3] != 0:
+        meld_phase_from_nb(R, S, F, p, i)
+        end_last_red3_nb(S, p)
         return
-    if not ask_partner_nb(R, S, F, p, seat, at, i, drawn):
-        return
-    go_on, k = meld_then_discard_nb(R, S, F, p, at, i, drawn)
-    if go_on:
-        close_turn_nb(R, S, p, k)
+    # ask partner (D10, D11)
+    ask = -1
+    if drawn:
+        if st[S_ERR] != 0 or st[S_ENDED] != 0:
+            return
+        if st[S_CHECK] != 0:
+            check_nb(R, S, CHECK_IN_TURN)
+        if st[S_LASTR3] != 0:
+            last_red3_nb(R, S, F, p)  # R-05
+            return
+        if take_ends_hand_nb(R, S):
+            end_at_stock_nb(S, p)  # R-06 read literally
+            return
+        n = enum_ask_nb(R, S, p)
+        if n > 1:
+            ask = choose_nb(R, S, F, p, DP_ASK, n)
+            if st[S_ERR] != 0:
+                return
+    elif at == DP_ASK:
+        ask = i
+    if ask >= 0:
+        apply_ask_nb(R, S, F, p, ask)
+        if st[S_ERR] != 0:
+            return
+    elif at == DP_ANSWER:
+        apply_answer_nb(R, S, p, seat, i)
+    # meld phase (D3-D6, D12, D13, D15), then going out with an empty hand or the discard (D7-D9)
+    if at == DP_DISCARD:
+        k = S.opts[i, OPT_A]
+    else:
+        res = meld_phase_from_nb(R, S, F, p, i if at == DP_MELD and not drawn else -1)
+        if st[S_ERR] != 0:
+            return
+        if st[S_LAIDT] != 0:
+            S.hand[p, HC_LAID] = 1
+        if res == MELD_OUT:
+            go_out_nb(R, S, p)
+            return
+        k = -1
+        if not keeps_last_card_nb(R, S, p):  # R-38: a last card that may not go out is kept, not discarded
+            n = enum_discard_nb(R, S, p)
+            if n == 0:
+                if sevens_stuck_nb(R, S, p):
+                    st[S_ENDED] = END_SEVENS  # sevens only, none discardable: the hand ends (§3.8 step 8)
+                else:
+                    st[S_ERR] = ERR_STUCK
+                return
+            j = choose_nb(R, S, F, p, DP_DISCARD, n)
+            if st[S_ERR] != 0:
+                return
+            k = S.opts[j, OPT_A]
+    close_turn_nb(R, S, p, k)
