@@ -12,6 +12,8 @@ going-out search, run on the observation), only actions that keep that possible 
 opening is being laid, only actions after which the minimum can still be reached are taken.
 """
 
+import numpy as np
+
 from sim.engine.contract import (
     ANSWER_YES,
     CK_MIXED,
@@ -602,7 +604,7 @@ def keeps_going_out_nb(R, obs, opts, i, w, w2, need, needed):
     if t == O_NEW or t == O_ADD:
         close_at_cap_nb(R, w2, r)  # Pennies, Railroad: a meld closed at seven (R-92)
     elif t == O_WILD:
-        close_at_cap_nb(R, w2, RK_JK)
+        close_at_cap_nb(R, w2, np.int64(RK_JK))  # an int64: a constant would compile a second copy
     left = needed - action_value_nb(R, obs, opts, i)
     if left < 0:
         left = 0
@@ -665,7 +667,7 @@ def opening_reach_nb(R, obs, opts, i, h, scratch, free):
             if trank < 0:
                 trank = r
     if trank < 0:
-        return max_meld_value_nb(R, h, -1, 0, scratch)
+        return max_meld_value_nb(R, h, np.int64(-1), np.int64(0), scratch)  # int64s: constants compile a copy
     return extra + max_meld_value_nb(R, h, trank, slots, scratch)
 
 

@@ -1,5 +1,5 @@
 """One turn (§3.1 turn): draw step, ask partner, meld phase, go out or discard, as a straight
-sequence of phase calls. Each phase enumerates its legal options and asks the seat's strategy only
+sequence of phases. Each phase enumerates its legal options and asks the seat's strategy only
 where more than one is legal. The same sequence can be entered at any of its decisions with the
 choice already made (resume_turn_nb, a search's rollout): one compiled turn serves both."""
 
@@ -93,41 +93,57 @@ def resume_turn_nb(R, S, F, seat, dp, i):
     turn_nb(R, S, F, S.st[S_CUR], seat, dp, i)
 
 
+# The small steps below keep turn_nb's branches few (complexity 25) without moving its large calls (the
+# enumerations, the strategy's choice, the meld phase) into helpers: numba inlines each step by translating and
+# typing it again inside turn_nb, which costs the first compile in proportion to what the step holds.
 @engine_jit(inline="always")
-def open_turn_nb(R, S, F, p):
-    """The draw step's decision (D1, D2, D14) at the start of seat p's turn. Returns the option chosen, or -1
-    when the turn is over: no take is possible from an empty stock (E-CLASSIC step 2), or an error. A step
-    of turn_nb, inlined at its one call."""
-    st = S.st
-    begin_turn_nb(S, p)
-    n = enum_draw_step_nb(R, S, p)
-    if n == 0:
-        if st[S_ERR] == 0:
-            st[S_ENDED] = END_STOCK  # E-CLASSIC step 2: the stock is empty and no take is possible
-        return -1
-    i = choose_nb(R, S, F, p, DP_DRAW, n)
-    if st[S_ERR] != 0:
-        return -1
-    return i
+def stock_ended_nb(st):
+    """No draw step is possible: the stock is empty and no take either (E-CLASSIC step 2), unless an error
+    stopped the enumeration."""
+    if st[S_ERR] == 0:
+        st[S_ENDED] = END_STOCK
 
 
 @engine_jit(inline="always")
-def close_turn_nb(R, S, p, k):
-    """The discard of card kind k (none when k < 0), then the foot earned this turn (R-95, R-114), going
-    out by discarding the last card (§1.9), or the turn's end: a block_next bar lapses and the invariants
-    are checked between turns. A step of turn_nb, inlined at its one call."""
-    st = S.st
-    if k >= 0:
-        apply_discard_nb(R, S, p, k)
-        if foot_due_nb(S):
-            pick_up_foot_nb(R, S, p, np.int64(KNOCK_NONE))
-        elif S.hand[p, HC_N] == 0:
-            go_out_nb(R, S, p)
-            return
+def checked_nb(R, S, where):
+    """The invariants, where the run checks them (`where` as check_nb takes it)."""
+    if S.st[S_CHECK] != 0:
+        check_nb(R, S, where)
+
+
+@engine_jit(inline="always")
+def mark_laid_nb(S, p):
+    """A card laid this turn makes p's later going out not concealed (R-13)."""
+    if S.st[S_LAIDT] != 0:
+        S.hand[p, HC_LAID] = 1
+
+
+@engine_jit(inline="always")
+def stuck_nb(R, S, p):
+    """No card may be discarded: sevens only, none discardable, end the hand (§3.8 step 8); else an error."""
+    if sevens_stuck_nb(R, S, p):
+        S.st[S_ENDED] = END_SEVENS
+    else:
+        S.st[S_ERR] = ERR_STUCK
+
+
+@engine_jit(inline="always")
+def after_discard_nb(R, S, p):
+    """The foot earned this turn (R-95, R-114), or going out by discarding the last card (§1.9). Returns True
+    when p went out."""
+    if foot_due_nb(S):
+        pick_up_foot_nb(R, S, p, np.int64(KNOCK_NONE))
+    elif S.hand[p, HC_N] == 0:
+        go_out_nb(R, S, p)
+        return True
+    return False
+
+
+@engine_jit(inline="always")
+def lapse_block_nb(st, p):
+    """block_next lasts for the blocked player's turn only."""
     if st[S_BLOCK] == p:
-        st[S_BLOCK] = -1  # block_next lasts for the blocked player's turn only
-    if st[S_CHECK] != 0:
-        check_nb(R, S, CHECK_BETWEEN_TURNS)
+        st[S_BLOCK] = -1
 
 
 @separate
@@ -136,14 +152,17 @@ def turn_nb(R, S, F, p, seat, at, i):
     """Seat p's turn from its start (at == TURN_START), or entered at decision point `at`, where `seat`
     chose option i. Every phase appears once; an entry skips the phases before its decision. A meld
     decision belongs to the meld phase it was asked in: a pending take's opening (the draw step,
-    §1.6-1.7), the last red three's melds (R-05), or the turn's own meld phase. Its start and its close are the two
-    steps above, inlined; the phases between are written out here: numba's inlining of each step costs the
-    first compile more than its code (docs/engine.md, "Compile time")."""
+    §1.6-1.7), the last red three's melds (R-05), or the turn's own meld phase."""
     st = S.st
     # the draw step (D1, D2, D14)
     if at == TURN_START:
-        i = open_turn_nb(R, S, F, p)
-        if i < 0:
+        begin_turn_nb(S, p)
+        n = enum_draw_step_nb(R, S, p)
+        if n == 0:
+            stock_ended_nb(st)
+            return
+        i = choose_nb(R, S, F, p, DP_DRAW, n)
+        if st[S_ERR] != 0:
             return
         at = DP_DRAW
     drawn = at == DP_DRAW or (at == DP_MELD and st[S_PRE] != 0)  # the draw step ends in this call
@@ -160,8 +179,7 @@ def turn_nb(R, S, F, p, seat, at, i):
     if drawn:
         if st[S_ERR] != 0 or st[S_ENDED] != 0:
             return
-        if st[S_CHECK] != 0:
-            check_nb(R, S, CHECK_IN_TURN)
+        checked_nb(R, S, CHECK_IN_TURN)
         if st[S_LASTR3] != 0:
             last_red3_nb(R, S, F, p)  # R-05
             return
@@ -188,8 +206,7 @@ def turn_nb(R, S, F, p, seat, at, i):
         res = meld_phase_from_nb(R, S, F, p, i if at == DP_MELD and not drawn else -1)
         if st[S_ERR] != 0:
             return
-        if st[S_LAIDT] != 0:
-            S.hand[p, HC_LAID] = 1
+        mark_laid_nb(S, p)
         if res == MELD_OUT:
             go_out_nb(R, S, p)
             return
@@ -197,13 +214,15 @@ def turn_nb(R, S, F, p, seat, at, i):
         if not keeps_last_card_nb(R, S, p):  # R-38: a last card that may not go out is kept, not discarded
             n = enum_discard_nb(R, S, p)
             if n == 0:
-                if sevens_stuck_nb(R, S, p):
-                    st[S_ENDED] = END_SEVENS  # sevens only, none discardable: the hand ends (§3.8 step 8)
-                else:
-                    st[S_ERR] = ERR_STUCK
+                stuck_nb(R, S, p)
                 return
             j = choose_nb(R, S, F, p, DP_DISCARD, n)
             if st[S_ERR] != 0:
                 return
             k = S.opts[j, OPT_A]
-    close_turn_nb(R, S, p, k)
+    if k >= 0:
+        apply_discard_nb(R, S, p, k)
+        if after_discard_nb(R, S, p):
+            return
+    lapse_block_nb(st, p)
+    checked_nb(R, S, CHECK_BETWEEN_TURNS)
