@@ -229,11 +229,11 @@ def _capped_all_melded_nb(R, w, ncan, need):
     return False
 
 
-@engine_jit
+@engine_jit(inline="always")
 def _black3_value_ok_nb(R, w, value_needed, discarded):
     """The tests that need no placement: the hand's black threes form one valid going-out meld (R-37), not
     closed before a final discard (`discarded`), and its cards are worth `value_needed` at least. A step of
-    _all_melded_nb, called at its one place, not inlined (docs/engine.md)."""
+    _all_melded_nb, inlined (small: docs/engine.md)."""
     b3 = w[W_TH + RK_3]
     if b3 > 0 and (not black3_meld_ok_nb(R, b3) or (discarded and black3_close_bonus_nb(R) > 0)):
         return False
@@ -301,11 +301,10 @@ def _rank_melds_nb(R, w):
     return True, mandatory, capacity, newcan, nd
 
 
-@engine_jit
+@engine_jit(inline="always")
 def _sort_deficits_nb(w, nd):
     """The nd canasta deficits at w[W_DEF:] in increasing order (an insertion sort: a handful of ranks), so
-    that the wilds fill the smallest first. A step of _all_melded_nb, called at its one place, not inlined
-    (docs/engine.md)."""
+    that the wilds fill the smallest first. A step of _all_melded_nb, inlined (small: docs/engine.md)."""
     for i in range(1, nd):
         x = w[W_DEF + i]
         j = i - 1
@@ -341,10 +340,10 @@ def _wild_meld_reach_nb(R, w, nd, free, short):
     return -1
 
 
-@engine_jit
+@engine_jit(inline="always")
 def _fill_deficits_nb(w, nd, free, short):
     """Whether the `free` wilds, the smallest deficits first (at w[W_DEF:], sorted), complete the `short`
-    canastas still missing. A step of _all_melded_nb, called at its one place, not inlined (docs/engine.md)."""
+    canastas still missing. A step of _all_melded_nb, inlined (small: docs/engine.md)."""
     used = 0
     for i in range(nd):
         if short == 0:

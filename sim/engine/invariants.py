@@ -31,12 +31,12 @@ def check_nb(R, S, where):
     check_state_nb(R, S, np.int64(where))
 
 
-@engine_jit
+@engine_jit(inline="always")
 def count_hand_nb(R, S, p, cnt, where):
     """Invariant 1 for seat p: its counts by kind, by rank class and in all agree, the cards the table knows
     it holds are among them, and a packet still face down (a foot, kitty or morto, table.py) has its size
     and place. Adds the seat's cards, packet included, to cnt by rank class and returns how many. A step
-    of check_cards_nb, called at its one place, not inlined (docs/engine.md)."""
+    of check_cards_nb, inlined (small: docs/engine.md)."""
     st = S.st
     hs = 0
     for k in range(L.NK):
@@ -70,11 +70,10 @@ def count_hand_nb(R, S, p, cnt, where):
     return total
 
 
-@engine_jit
+@engine_jit(inline="always")
 def count_table_nb(R, S, cnt):
     """The cards on the table, by rank class into cnt: the red threes laid out and every meld row (a
-    sequence by its very cards, Buraco). Returns how many. A step of check_cards_nb, called at its one
-    place, not inlined (docs/engine.md)."""
+    sequence by its very cards, Buraco). Returns how many. A step of check_cards_nb, inlined (small: docs/engine.md)."""
     total = 0
     for s in range(R[L.R_NSIDES]):
         cnt[L.RK_3] += S.side[s, L.SD_RED3]
@@ -117,11 +116,11 @@ def check_cards_nb(R, S, where):
         _fail_nb(S, np.int64(L.INV_CARDS), where)
 
 
-@engine_jit
+@engine_jit(inline="always")
 def check_row_nb(R, S, s, m, cap, where):
     """Invariants 2 and 3 for meld row m of side s: valid for its kind, and a rank meld (or the wild meld)
     is its side's open meld of the rank exactly while it is open (R-16; R-92: a closed meld leaves the
-    index). A step of check_melds_nb, called at its one place, not inlined (docs/engine.md)."""
+    index). A step of check_melds_nb, inlined (small: docs/engine.md)."""
     row = S.melds[s, m]
     w = row[L.F_TWO] + row[L.F_JOK]
     closed = cap > 0 and row[L.F_NAT] + w >= cap  # R-92: a closed meld leaves the open-meld index
