@@ -320,8 +320,9 @@ class RunFolder:
 
     def discard_if_empty(self) -> None:
         """A folder this process created and never wrote a part into (the first chunk failed): gone,
-        so a failed command leaves nothing behind."""
-        if not self.created or self.done:
+        so a failed command leaves nothing behind. A part on disk counts though `done` does not list it yet:
+        Ctrl-C or a SIGTERM can land between a part's publishing and its listing, and that part is kept."""
+        if not self.created or self.done or self._has_part():
             return
         _wipe(self.path)
         for d in [self.path, *self.made_parents]:
@@ -329,6 +330,9 @@ class RunFolder:
                 d.rmdir()
             except OSError:  # something else is there (another run's folder, a report): leave it
                 break
+
+    def _has_part(self) -> bool:
+        return self.path.is_dir() and any(PART_RE.match(e.name) for e in self.path.iterdir())
 
     def parts(self, hands: bool = False) -> list[Path]:
         d = self.path / HANDS_DIR if hands else self.path

@@ -196,6 +196,29 @@ def test_a_failed_first_chunk_leaves_no_folder_behind(tmp_path):
     assert not (tmp_path / "t").exists()  # the output folder made for the failed runs went with them
 
 
+def test_a_part_published_just_before_an_interrupt_is_kept(tmp_path, monkeypatch):
+    """Ctrl-C or a SIGTERM between a part's publishing and its listing in the run's record: the part is on
+    disk, whole, and the folder with it stays (it was wiped as a folder without a part, once, in `make test`)."""
+    from sim.run import store
+
+    published = store.write_table
+
+    def publish_then_interrupt(table, stamp, path):
+        published(table, stamp, path)
+        if store.PART_RE.match(path.name) and path.parent.name == "r":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(store, "write_table", publish_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        play("classic-2p", ["baseline"], 10, 1, out=tmp_path / "r", workers=1)
+    monkeypatch.undo()
+    assert len(parts(tmp_path / "r")) == 1
+    kept = read(tmp_path / "r").games
+    assert len(kept) > 0
+    again = play("classic-2p", ["baseline"], 10, 1, out=tmp_path / "r", workers=1)  # the same call finishes it
+    assert len(again.games) == 10
+
+
 def test_a_run_folder_reads_without_canasta_lab(tmp_path):
     folder = tmp_path / "r.parquet"
     r = play("classic-2p", ["baseline", "random"], 300, 4, out=folder, hands=True, workers=2)
