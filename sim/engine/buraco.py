@@ -341,8 +341,7 @@ def buraco_meld_phase_nb(R, S, F, p, i):
             return False
         apply_buraco_meld_nb(R, S, p, i)
         i = -1
-        if st[L.S_CHECK] != 0:
-            check_nb(R, S, L.CHECK_IN_TURN)
+        check_nb(R, S, L.CHECK_IN_TURN)
         if S.hand[p, L.HC_N] == 0:
             if not morto_there_nb(R, S, p):
                 go_out_nb(R, S, p)  # the final knock-out (R-138: the options kept a canasta to it)
@@ -415,5 +414,4 @@ def buraco_turn_nb(R, S, F, p, at, i):
     apply_buraco_discard_nb(R, S, p, k)
     if st[L.S_ENDED] == 0 and st[L.S_STOCK_N] == 0:
         st[L.S_ENDED] = L.END_STOCK
-    if st[L.S_CHECK] != 0:
-        check_nb(R, S, L.CHECK_BETWEEN_TURNS)
+    check_nb(R, S, L.CHECK_BETWEEN_TURNS)

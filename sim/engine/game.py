@@ -59,8 +59,7 @@ def play_hand_nb(R, S, F):
     """Deal, turns until the hand ends (out, stock, or the turn cap), score."""
     st = S.st
     deal_hand_nb(R, S)
-    if st[L.S_CHECK] != 0:
-        check_nb(R, S, L.CHECK_BETWEEN_TURNS)
+    check_nb(R, S, L.CHECK_BETWEEN_TURNS)
     play_turns_nb(R, S, F, st[L.S_CUR])
     if st[L.S_ERR] != 0:
         return
@@ -73,8 +72,7 @@ def play_hand_nb(R, S, F):
                 logc_nb(S, ei, S.side[s, L.SD_COMP + c])
         for s in range(R[L.R_NSIDES]):
             logc_nb(S, ei, S.side[s, L.SD_CUM])
-    if st[L.S_CHECK] != 0:
-        check_nb(R, S, L.CHECK_SCORED)
+    check_nb(R, S, L.CHECK_SCORED)
 
 
 @engine_jit

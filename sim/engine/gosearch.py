@@ -358,8 +358,8 @@ def _fill_deficits_nb(w, nd, free, short):
 @engine_jit
 def _all_melded_nb(R, w, ncan, need, value_needed, discarded):
     """Can every card in w[W_TH:] be melded so that the side reaches `need` canastas? (`discarded`: a
-    final discard follows, which a black-three close forbids, R-37.) The steps are the helpers
-    above, each a plain call (inlined, they cost the first compile more than their calls cost a search)."""
+    final discard follows, which a black-three close forbids, R-37.) The steps are the helpers above: the
+    larger (_rank_melds_nb, _wild_meld_reach_nb) plain calls, the small ones inlined (docs/engine.md)."""
     if not _black3_value_ok_nb(R, w, value_needed, discarded):
         return False
     if meld_cap_nb(R) > 0:

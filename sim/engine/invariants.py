@@ -26,9 +26,11 @@ def _fail_nb(S, which, where):
 
 @engine_jit(inline="always")
 def check_nb(R, S, where):
-    """where: CHECK_IN_TURN, CHECK_BETWEEN_TURNS, or CHECK_SCORED (after the hand was scored). An int64,
-    not the constant: numba would compile the checker once per constant (docs/engine.md, compile time)."""
-    check_state_nb(R, S, np.int64(where))
+    """The invariants, where the run checks them (S.st[S_CHECK]). where: CHECK_IN_TURN, CHECK_BETWEEN_TURNS, or
+    CHECK_SCORED (after the hand was scored). An int64, not the constant: numba would compile the checker once
+    per constant (docs/engine.md, compile time)."""
+    if S.st[L.S_CHECK] != 0:
+        check_state_nb(R, S, np.int64(where))
 
 
 @engine_jit(inline="always")
@@ -73,7 +75,8 @@ def count_hand_nb(R, S, p, cnt, where):
 @engine_jit(inline="always")
 def count_table_nb(R, S, cnt):
     """The cards on the table, by rank class into cnt: the red threes laid out and every meld row (a
-    sequence by its very cards, Buraco). Returns how many. A step of check_cards_nb, inlined (small: docs/engine.md)."""
+    sequence by its very cards, Buraco). Returns how many. A step of check_cards_nb, inlined (small:
+    docs/engine.md)."""
     total = 0
     for s in range(R[L.R_NSIDES]):
         cnt[L.RK_3] += S.side[s, L.SD_RED3]

@@ -190,8 +190,7 @@ def meld_step_nb(R, S, p, i):
         st[L.S_PEND] = -1
         return L.MELD_ON
     apply_meld_nb(R, S, p, i)
-    if st[L.S_CHECK] != 0:
-        check_nb(R, S, L.CHECK_IN_TURN)
+    check_nb(R, S, L.CHECK_IN_TURN)
     if st[L.S_PRE] != 0 and S.side[s, L.SD_MELDED] != 0:
         pickup_nb(R, S, p)
         return L.MELD_PICKED_UP

@@ -36,7 +36,6 @@ from .layout import (
     S_ANSWER,
     S_ASKER,
     S_BLOCK,
-    S_CHECK,
     S_CUR,
     S_ENDED,
     S_ERR,
@@ -102,13 +101,6 @@ def stock_ended_nb(st):
     stopped the enumeration."""
     if st[S_ERR] == 0:
         st[S_ENDED] = END_STOCK
-
-
-@engine_jit(inline="always")
-def checked_nb(R, S, where):
-    """The invariants, where the run checks them (`where` as check_nb takes it)."""
-    if S.st[S_CHECK] != 0:
-        check_nb(R, S, where)
 
 
 @engine_jit(inline="always")
@@ -179,7 +171,7 @@ def turn_nb(R, S, F, p, seat, at, i):
     if drawn:
         if st[S_ERR] != 0 or st[S_ENDED] != 0:
             return
-        checked_nb(R, S, CHECK_IN_TURN)
+        check_nb(R, S, CHECK_IN_TURN)
         if st[S_LASTR3] != 0:
             last_red3_nb(R, S, F, p)  # R-05
             return
@@ -225,4 +217,4 @@ def turn_nb(R, S, F, p, seat, at, i):
         if after_discard_nb(R, S, p):
             return
     lapse_block_nb(st, p)
-    checked_nb(R, S, CHECK_BETWEEN_TURNS)
+    check_nb(R, S, CHECK_BETWEEN_TURNS)
