@@ -639,8 +639,9 @@ def opening_reach_nb(R, obs, opts, i, h, scratch, free):
             h[add_wild(opts, i)] -= 1
             newr = obs[mb + F_RANK]
             neww = 1
-    # the room for wilds in the melds laid so far
-    slots = 0
+    # the room for wilds in the melds laid so far (an int64 from the start: numba types a variable first set to a
+    # constant as that constant in its first pass, and the calls below would compile a copy of their callee for it)
+    slots = np.int64(0)
     for r in range(NR):
         m = obs[OB_MOR + s * NR + r]
         if m < 0 and r != newr:
@@ -659,7 +660,7 @@ def opening_reach_nb(R, obs, opts, i, h, scratch, free):
         return _best_singles_nb(R, obs, h, newr, slots, free)
     # naturals of a rank already (or just) melded are laid on it; wilds fill the melds' room
     extra = 0
-    trank = -1
+    trank = np.int64(-1)
     for r in range(NR):
         if obs[OB_MOR + s * NR + r] >= 0 or r == newr:
             extra += h[r] * R[R_CARDVAL + r]
@@ -667,7 +668,7 @@ def opening_reach_nb(R, obs, opts, i, h, scratch, free):
             if trank < 0:
                 trank = r
     if trank < 0:
-        return max_meld_value_nb(R, h, np.int64(-1), np.int64(0), scratch)  # int64s: constants compile a copy
+        return max_meld_value_nb(R, h, trank, np.int64(0), scratch)
     return extra + max_meld_value_nb(R, h, trank, slots, scratch)
 
 
