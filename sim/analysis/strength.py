@@ -83,6 +83,17 @@ def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | 
             "versus": versus, "play": play}
 
 
+def add_rows(record: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
+    """The preset's record with the rows of `added` (a measurement of some strategies, `--only`) put in, in the
+    library's order, and its command listed under `added`; the other rows, and their command, kept."""
+    rows = {**by_name(record), **by_name(added)}
+    order = [n for n in library_names() if n in rows] + sorted(set(rows) - set(library_names()))
+    extra = [a for a in record.get("added", []) if not set(a["strategies"]) & set(by_name(added))]
+    return {**record, "rows": [rows[n] for n in order],
+            "added": extra + [{"strategies": [r["strategy"] for r in added["rows"]], "command": added["command"],
+                               "code_version": added.get("code_version"), "seed": added["seed"]}]}
+
+
 def write(records: Sequence[dict[str, Any]], path: str | Path = STRENGTH_FILE) -> dict[str, Any]:
     """Put these presets' records into the file, keeping the other presets' (the measurement of one preset
     does not undo another's)."""
@@ -161,11 +172,15 @@ def markdown(data: dict[str, Any]) -> str:
         version = (f"engine sources {cv.get('engine_sources')}, git {cv.get('git')}" if isinstance(cv, dict)
                    else str(cv))
         out.append(f"* {p}: `{rec['command']}` ({version})")
+        for a in rec.get("added", []):
+            out.append(f"  * {', '.join(f'`{n}`' for n in a['strategies'])}: `{a['command']}`")
     return "\n".join(out) + "\n"
 
 
-def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int]) -> str:
+def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = ()) -> str:
     parts = ["canasta-lab", "strategies", "--measure", variant, "--games", str(games), "--seed", str(seed)]
+    if only:
+        parts += ["--only", ",".join(only)]
     for name, n in games_for.items():
         parts += ["--games-for", f"{name}={n}"]
     return shlex.join(parts)

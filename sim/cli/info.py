@@ -67,8 +67,8 @@ def cmd_strategies(args: argparse.Namespace) -> None:
 
 def _refuse_strategies_options(args: argparse.Namespace) -> None:
     """Options of `strategies` given without the option they go with, refused in one line."""
-    if args.measure is None and (args.games is not None or args.seed is not None or args.games_for):
-        raise CliError("--games, --seed and --games-for go with --measure VARIANT")
+    if args.measure is None and (args.games is not None or args.seed is not None or args.games_for or args.only):
+        raise CliError("--games, --seed, --games-for and --only go with --measure VARIANT")
     if args.variant is None and (args.players is not None or args.rule):
         raise CliError("--players and --rule go with --variant VARIANT (the knobs that act there)")
     if args.variant is not None and (args.measure is not None or args.markdown):
@@ -83,11 +83,24 @@ def _measure(args: argparse.Namespace) -> None:
     if args.games is None or args.seed is None:
         raise CliError("strategies --measure needs --games and --seed")
     games_for = _games_for(args.games_for)
+    only = [n.strip() for n in args.only.split(",")] if args.only else []
+    bad = [n for n in only if n not in strength.library_names()]
+    if bad or (args.only is not None and not only):
+        raise CliError(f"--only {args.only}: give library strategies, comma-separated: "
+                       f"{', '.join(strength.library_names())}")
+    data = strength.load()
+    missing = [p for p in presets if only and strength.record_for(data, p) is None]
+    if missing:
+        raise CliError(f"--only adds rows to a preset's record, and {missing[0]} has none: measure it whole first")
     records = []
     for name in presets:
-        command = strength.command_line(name, args.games, args.seed, games_for)
-        records.append(strength.measure(name, args.games, args.seed, games_for, workers=args.workers,
-                                        command=command, report=lambda text: print(text, flush=True)))
+        command = strength.command_line(name, args.games, args.seed, games_for, only)
+        record = strength.measure(name, args.games, args.seed, games_for, names=only or None, workers=args.workers,
+                                  command=command, report=lambda text: print(text, flush=True),
+                                  profile_games=0 if only else strength.PROFILE_GAMES)
+        if only:
+            record = strength.add_rows(strength.record_for(data, name), record)
+        records.append(record)
         strength.write(records[-1:])  # each preset as it is measured: a stopped run keeps what it measured
     print(f"written: {strength.STRENGTH_FILE} ({', '.join(presets)})")
 
@@ -248,6 +261,9 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="measure every library strategy against reference at these presets (comma-separated, or "
                         "all) and write them into the committed "
                         "record (strategies/strength.json); needs --games and --seed")
+    p.add_argument("--only", metavar="NAMES",
+                   help="with --measure: measure only these library strategies (comma-separated) and add their rows "
+                        "to each preset's record, the other rows and their command kept")
     p.add_argument("--games", type=positive, help="with --measure: games per strategy")
     p.add_argument("--seed", type=natural, help="with --measure: master seed")
     p.add_argument("--games-for", action="append", default=[], metavar="NAME=GAMES",

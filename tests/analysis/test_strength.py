@@ -35,6 +35,26 @@ def test_measure_plays_each_strategy_against_reference_and_a_preset_keeps_the_ot
     assert record["command"] in md and "| classic-2p |" in md and "| boat-2p |" in md
 
 
+def test_only_adds_some_strategies_rows_to_a_preset_s_record_and_keeps_the_rest():
+    whole = strength.measure("classic-2p", 20, 3, names=["random", "aggressive"], command="whole", profile_games=0)
+    added = strength.measure("classic-2p", 20, 4, names=["learned"], command="only", profile_games=0)
+    merged = strength.add_rows(whole, added)
+    order = strength.library_names()
+    assert [r["strategy"] for r in merged["rows"]] == [n for n in order if n in {"random", "aggressive", "learned"}]
+    assert merged["command"] == "whole" and merged["rows"][0] == whole["rows"][0]
+    assert merged["added"] == [{"strategies": ["learned"], "command": "only", "code_version": added["code_version"],
+                                "seed": 4}]
+    again = strength.add_rows(merged, {**added, "command": "only again"})  # measured again: one entry, the new one
+    assert [a["command"] for a in again["added"]] == ["only again"]
+    md = strength.markdown({"reference": "reference", "presets": {"classic-2p": again}})
+    assert "  * `learned`: `only again`" in md
+
+
+def test_only_is_refused_with_a_strategy_outside_the_library(cli):
+    r = cli("strategies", "--measure", "classic-2p", "--only", "nobody", "--games", "10", "--seed", "1")
+    assert r.returncode == 2 and "--only nobody: give library strategies" in r.stderr
+
+
 def test_search_is_measured_against_expert_as_well():
     record = strength.measure("classic-2p", 2, 1, names=["search"], games_for={"search": 2}, profile_games=0)
     (vs,) = record["versus"]
