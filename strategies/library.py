@@ -6,6 +6,7 @@ one plays as it does."""
 from __future__ import annotations
 
 from . import heuristic as H
+from . import learned
 from .frozen import reference as REF
 from .random_ import random_decide_nb
 from .registry import StrategySpec, register
@@ -176,3 +177,6 @@ EXPERT = register(BASELINE.with_defaults(
     at=_expert_at(),
     min_pile=3, freeze=20, hold_black3="throw", ask="never", answer_max="no", meld="all", wilds="save",
     go_out="asap", canastas=1, natural="off"))
+
+# after expert, whose choice is one of its features and whose knobs it completes its vector with
+LEARNED = register(learned.learned_spec())

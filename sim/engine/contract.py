@@ -18,7 +18,7 @@ from enum import IntEnum
 from numba import types
 from numba.extending import register_jitable
 
-from .decorators import cached_jit, strategy_jit  # noqa: F401  (the decorators a strategy is written with)
+from .decorators import cached_jit, process_jit, strategy_jit  # noqa: F401  (the decorators a strategy is written with)
 
 # Sizes ------------------------------------------------------------------------------------------
 MAXP = 8  # seats

@@ -22,6 +22,12 @@ def cached_jit(fn: Callable | None = None, **options: Any) -> Any:
     return decorate if fn is None else decorate(fn)
 
 
+def process_jit(fn: Callable) -> Any:
+    """numba's njit for a kernel made at run time over constants of this process (a training round's network,
+    strategies/learned.py): compiled here and never cached, as its constants are in no source file."""
+    return njit(fn)
+
+
 def strategy_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:
     """numba's njit for strategy code that allocates nothing: cached, and compiled without numba's
     reference counting, as the engine's kernels are (sim/engine/jit.py). The arrays a strategy reads

@@ -46,11 +46,11 @@ def test_the_heuristic_family_shares_one_knob_vector_without_overlap():
 
 @pytest.mark.parametrize("name", sorted(BUILT_IN))
 def test_every_built_in_strategys_knob_slots_are_unique_and_below_the_user_slots(name):
-    """Below USER_SLOT0, where a user strategy's own begin; search's own lie above, as its rollout player's knob
-    vector takes the slots below (and no user strategy may build on search)."""
+    """Below USER_SLOT0, where a user strategy's own begin; search's and learned's own lie above, as their rollout
+    player's or teacher's knob vector takes the slots below (and no user strategy may build on them)."""
     slots = [k.slot for k in REGISTRY[name].knobs]
     assert len(slots) == len(set(slots))
-    if name == "search":
+    if name in ("search", "learned"):  # the player they complete their vector with takes the slots below
         assert all(USER_SLOT0 <= s < C.NPRM for s in slots)
     else:
         assert all(0 <= s < USER_SLOT0 for s in slots)
