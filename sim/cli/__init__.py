@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.add(sub)  # variants, strategies, rules
     play.add(sub)  # play, compare, tournament, transcript
     sweep.add(sub)  # sweep, profile, overrides
-    analyse.add(sub)  # analyse, learn
+    analyse.add(sub)  # analyse, learn, train
     info.add_engine(sub)  # cache, bench
     report.add(sub)
     tune.add(sub)

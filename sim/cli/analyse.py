@@ -1,5 +1,5 @@
-"""`canasta-lab analyse` and `learn`: the value of each option at one decision, and discard weights learned
-from a lookahead player's choices."""
+"""`canasta-lab analyse`, `learn` and `train`: the value of each option at one decision, discard weights learned
+from a lookahead player's choices, and the network of the `learned` player trained by self-play."""
 
 from __future__ import annotations
 
@@ -48,8 +48,40 @@ def cmd_learn(args: argparse.Namespace) -> None:
         print(f"training data and provenance: {save(r, args.out)}")
 
 
+def cmd_train(args: argparse.Namespace) -> None:
+    from sim.analysis.selfplay import install, provenance, train
+    from strategies.knobs import family_of
+
+    v = get_variant(args.variant)
+    if args.install and args.install not in (v.name, family_of(v.name)):
+        raise CliError(f"--install {args.install}: a network trained at {v.name} is installed for {v.name} or for its "
+                       f"family {family_of(v.name)}")
+    if not 0 <= args.explore < 1:
+        raise CliError(f"--explore {args.explore}: give a share of the decisions, at least 0 and below 1")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {args.out}: a file, not a folder; give a folder (new, or one a run of this command "
+                       "began, to resume it)")
+    command = (f"canasta-lab train {v.name} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
+               f"--explore {args.explore:g} --out DIR")
+    rounds = train(v.name, args.rounds, args.games, args.seed, out, args.explore, progress=not args.quiet)
+    print(f"{v.name}: {len(rounds)} rounds of {args.games:,} self-play games (`{command}`)")
+    print(f"{'round':>5} {'games':>7} {'rows':>9} {'rows fitted':>11} {'CPU s':>8} {'held-out loss':>13} "
+          f"{'mean only':>9}")
+    for r in rounds:
+        print(f"{r.round:>5} {r.games:>7,} {r.rows:>9,} {r.rows_total:>11,} {r.cpu_seconds:>8.0f} "
+              f"{r.held_out_loss:>13.4f} {r.held_out_base:>9.4f}")
+    print("(losses: squared error of the hand margin in thousands of points on the held-out fifth of the games; "
+          "`mean only` predicts the fitted rows' mean)")
+    if args.install is not None:
+        scope = args.install or v.name
+        path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command))
+        where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
+        print(f"the network written to {path}: `learned` plays it {where}")
+
+
 def add(sub: argparse._SubParsersAction) -> None:
-    """Add analyse and learn."""
+    """Add analyse, learn and train."""
     p = sub.add_parser("analyse", help="the value of each legal option at one decision of a transcript (or a position "
                                        "written by hand): mean hand margin and win chance over rollouts, best first")
     p.add_argument("transcript", nargs="?", help="a transcript written by `canasta-lab transcript`")
@@ -81,3 +113,22 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="FOLDER", help="a new folder for the training data (decisions.parquet) and the "
                                                    "weights with their provenance (weights.json)")
     p.set_defaults(func=cmd_learn)
+
+    p = sub.add_parser("train", help="train the `learned` player's network for a preset by self-play "
+                                     "(scikit-learn, the `learn` extra): rounds of games, a network fitted after each")
+    p.add_argument("variant", help="the preset whose games train the network (see `canasta-lab variants`)")
+    p.add_argument("--rounds", type=positive, default=2, help="rounds: the first plays expert's choices, each next "
+                                                               "one the network of the round before (default 2)")
+    p.add_argument("--games", type=positive, required=True, help="self-play games a round; the last fifth of each "
+                                                                  "round's measure the fit")
+    p.add_argument("--seed", type=natural, required=True, help="master seed (non-negative)")
+    p.add_argument("--explore", type=float, default=0.1, help="the share of decisions played at random in the "
+                                                              "self-play (default 0.1)")
+    p.add_argument("--out", metavar="FOLDER", required=True,
+                   help="where each round's rows and network are saved as it ends; the same command with the same "
+                        "folder resumes after its last round")
+    p.add_argument("--install", nargs="?", const="", metavar="FAMILY",
+                   help="write the last round's network, with its provenance, into strategies/learned_nets.py for the "
+                        "preset (or, given its family's name, for every preset of the family without its own)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_train)

@@ -1,0 +1,252 @@
+"""Training `learned` (issue 37): positions and their outcomes from fast self-play, a network fitted to them, rounds.
+
+Round 0: every seat plays `learned:net=teacher,explore=E` (expert's choice; a uniformly random option at a share E of
+the decisions, so that other options are seen too). Each decision of a game becomes one row: the features of the
+option chosen (strategies/learned.py) and the outcome, the hand's margin for the deciding seat's side (its hand score
+less the best other side's, in thousands of points). A network (scikit-learn's MLPRegressor on standardised inputs,
+learned.NH ReLU units, squared error) is fitted to the rows of the first four fifths of the games; the rows of the
+last fifth give the held-out loss, beside the loss of predicting their mean (what the network explains). Round r > 0:
+every seat plays `learned:explore=E` with round r - 1's network, and the network is fitted again to the rows of every
+round so far. So each round's player is scored by what its choices led to, and the next plays by those scores.
+
+A round is saved as it ends (DIR/round-R.npz: its rows; DIR/round-R.json: the network and its figures); a run given
+the same DIR and arguments starts after the last saved round. The same command gives the same networks: the games
+are seeded, the fit's shuffles too. scikit-learn is the optional extra `learn`; playing the network needs numba only.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.engine import layout as L
+from sim.rules import Variant, get_variant, pack
+from sim.run.runner import HANDS_PER_GAME, EngineError, describe_error, make_job, progress_callback
+
+HELD_OUT = 0.2  # the last fifth of each round's games measures the fit
+CHUNK = 20  # games played and turned into rows at a time (their traces are dropped at once)
+TRACE_ROWS = 600  # trace rows room a game starts with (more: the chunk is played again with room)
+MARGIN_SCALE = 1000.0  # targets in thousands of points
+DEFAULT_EXPLORE = 0.1
+ALPHA = 1e-4  # MLPRegressor's L2 penalty
+MAX_EPOCHS = 40
+BATCH = 512
+
+
+class TrainError(ValueError):
+    """Bad arguments for a training run, or the learner's library missing: one line saying what is accepted."""
+
+
+@dataclass
+class Round:
+    """One round: its player's games and rows, the CPU seconds it took (games and fit), the fit's figures and the
+    network (learned.W_* layout)."""
+
+    round: int
+    games: int
+    rows: int
+    rows_total: int
+    cpu_seconds: float
+    held_out_loss: float
+    held_out_base: float  # the held-out rows' loss when predicting the fitted rows' mean
+    weights: list[float]
+
+    def net(self) -> np.ndarray:
+        return np.asarray(self.weights, np.float64)
+
+
+def round_player(W: np.ndarray, explore: float) -> object:
+    """The player of a round: `learned` with network W (empty: expert's choice, round 0) and `explore`; a kernel
+    compiled in this process over W (the installed networks are the package's, strategies/learned_nets.py)."""
+    from strategies import REGISTRY, StrategySpec
+    from strategies.learned import complete_teacher, round_kernel
+
+    learned = REGISTRY["learned"]
+    if W.size == 0:
+        return learned.choice(net="teacher", explore=explore)
+    spec = StrategySpec("learned-round", round_kernel(W), "a training round's player", learned.knobs,
+                        complete=complete_teacher)
+    return spec.choice(explore=explore)
+
+
+def margins(out_h: np.ndarray, nsides: int) -> dict[tuple[int, int], np.ndarray]:
+    """(game, hand) -> each side's hand margin: its hand score less the best other side's."""
+    tot = out_h[:, L.H_COMP + np.arange(nsides) * L.NC + L.C_TOTAL].astype(np.float64)
+    res = {}
+    for row, t in zip(out_h, tot, strict=True):
+        m = np.empty(nsides)
+        for s in range(nsides):
+            m[s] = t[s] - np.delete(t, s).max()
+        res[(int(row[L.H_GAME]), int(row[L.H_HAND]))] = m
+    return res
+
+
+def play_rows(v: Variant, player: object, games: int, seed: int, first: int = 0,
+              progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Games first .. first + games - 1 with `player` on every seat: per decision asked, the chosen option's features
+    (X), the hand's margin for the deciding side (y) and the game (g)."""
+    from sim.engine.game import play_batch_nb
+    from sim.engine.state import new_state
+    from strategies.learned import NF, chosen_features_nb
+
+    job = make_job(v, [player], seed)
+    R = pack(v)
+    seat_fns, prm = job.seat_tables()
+    fns = job.engine_fns()
+    nsides = v.n_sides
+    Xs, ys, gs = [], [], []
+    done = first
+    cap = TRACE_ROWS * CHUNK
+    hcap = HANDS_PER_GAME * CHUNK
+    while done < first + games:
+        n = min(CHUNK, first + games - done)
+        while True:  # the same games again, with more room, until the trace and the hands fit
+            S = new_state(R, 0, cap)
+            S.st[L.S_TRACE_BASE] = 1  # the one strategy, on every seat
+            S.st[L.S_TRACE_DPM] = (1 << 8) - 1
+            out_g = np.zeros((n, L.GF), np.int64)
+            out_h = np.zeros((hcap, L.HF), np.int64)
+            nh = play_batch_nb(R, S, fns, seat_fns, prm, job.seed, done, n, out_g, out_h, 0)
+            if S.st[L.S_ERR] != 0:
+                raise EngineError(describe_error(job, S.st))
+            k, ko = int(S.st[L.S_TRACE_N]), int(S.st[L.S_TRACE_ON])
+            if k <= S.tr.shape[0] and ko <= S.tro.shape[0] and nh >= 0:
+                break
+            cap = max(cap, k, -(-ko // 8) + 1)
+            hcap = max(hcap, -nh)
+        tr = S.tr[:k]
+        X = np.zeros((k, NF))
+        chosen_features_nb(R, np.ascontiguousarray(tr[:, L.T_OBS:]), S.tro[:ko], tr[:, L.T_OPT0].copy(),
+                           tr[:, L.T_N].copy(), tr[:, L.T_CHOICE].copy(), prm[0], X)
+        m = margins(out_h[:nh], nsides)
+        hands = tr[:, L.T_OBS + L.OB_HANDNO]
+        sides = tr[:, L.T_OBS + L.OB_SIDE]
+        y = np.array([m[(int(g), int(h))][int(s)] for g, h, s in zip(tr[:, L.T_GAME], hands, sides, strict=True)])
+        Xs.append(X)
+        ys.append(y / MARGIN_SCALE)
+        gs.append(tr[:, L.T_GAME].copy())
+        done += n
+        if progress is not None:
+            progress(n)
+    return np.concatenate(Xs), np.concatenate(ys), np.concatenate(gs)
+
+
+def fit(X: np.ndarray, y: np.ndarray, held: np.ndarray, seed: int) -> tuple[object, float, float]:
+    """The network fitted to the rows not `held`; its squared error on the held rows, and the mean's there."""
+    try:
+        from sklearn.neural_network import MLPRegressor
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+    except ImportError as e:
+        raise TrainError("training needs scikit-learn, the optional extra `learn`: pip install -e '.[learn]'") from e
+    from strategies.learned import NH
+
+    model = make_pipeline(StandardScaler(), MLPRegressor(
+        hidden_layer_sizes=(NH,), activation="relu", alpha=ALPHA, batch_size=BATCH, max_iter=MAX_EPOCHS,
+        early_stopping=True, n_iter_no_change=4, random_state=seed))
+    with warnings.catch_warnings():  # early stopping or MAX_EPOCHS ends the fit; the held-out loss says how well
+        warnings.simplefilter("ignore", category=UserWarning)
+        model.fit(X[~held], y[~held])
+    pred = model.predict(X[held])
+    loss = float(np.mean((pred - y[held]) ** 2))
+    base = float(np.mean((y[~held].mean() - y[held]) ** 2))
+    return model, loss, base
+
+
+def export(model: object) -> np.ndarray:
+    """The fitted pipeline as one row of learned.W_* blocks, what the kernel reads."""
+    from strategies.learned import NF, NH, NW
+
+    scaler, mlp = model.steps[0][1], model.steps[1][1]
+    W = np.concatenate([scaler.mean_, scaler.scale_, mlp.coefs_[0].reshape(NF * NH), mlp.intercepts_[0],
+                        mlp.coefs_[1].reshape(NH), mlp.intercepts_[1].reshape(1)]).astype(np.float64)
+    assert W.shape == (NW,)
+    return W
+
+
+def held_games(g: np.ndarray, games: int, first: int) -> np.ndarray:
+    """The rows of each round's last fifth of games."""
+    return g >= first + int(round(games * (1 - HELD_OUT)))
+
+
+def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: float = DEFAULT_EXPLORE,
+          progress: bool = True) -> list[Round]:
+    """Rounds 0 .. rounds - 1, each `games` games, resuming after the rounds DIR already holds."""
+    v = get_variant(variant)
+    run = {"variant": v.name, "games": games, "seed": seed, "explore": explore}
+    marker = out / "run.json"
+    if marker.exists() and json.loads(marker.read_text()) != run:
+        raise TrainError(f"{out} holds the rounds of another training run ({marker.read_text().strip()}); give a new "
+                         "folder, or that run's arguments to resume it")
+    out.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps(run))
+    done: list[Round] = []
+    Xs, ys, hs = [], [], []
+    for r in range(rounds):
+        first = r * games  # each round plays deals of its own
+        npz, meta = out / f"round-{r}.npz", out / f"round-{r}.json"
+        if npz.exists() and meta.exists():
+            d = np.load(npz)
+            Xs.append(d["X"])
+            ys.append(d["y"])
+            hs.append(d["held"])
+            done.append(Round(**json.loads(meta.read_text())))
+            continue
+        t0 = time.process_time()
+        W = done[-1].net() if done else np.zeros(0)
+        update, close = progress_callback(progress, games, desc=f"{v.name} round {r}")
+        X, y, g = play_rows(v, round_player(W, explore), games, seed, first, update)
+        close()
+        held = held_games(g, games, first)
+        Xs.append(X)
+        ys.append(y)
+        hs.append(held)
+        model, loss, base = fit(np.concatenate(Xs), np.concatenate(ys), np.concatenate(hs), seed + r)
+        rnd = Round(r, games, len(y), sum(len(a) for a in ys), time.process_time() - t0, loss, base,
+                    export(model).tolist())
+        np.savez_compressed(npz, X=X, y=y, held=held)
+        meta.write_text(json.dumps(asdict(rnd)))
+        done.append(rnd)
+    return done
+
+
+def provenance(variant: str, rounds: list[Round], seed: int, explore: float, command: str) -> dict:
+    """What the package records beside a network (strategies/learned_nets.py)."""
+    from importlib.metadata import version
+
+    from sim.engine.sources import source_hash
+    from sim.version import __version__
+
+    last = rounds[-1]
+    return {"command": command, "variant": variant, "seed": seed, "explore": explore,
+            "rounds": [{k: val for k, val in asdict(r).items() if k != "weights"} for r in rounds],
+            "rows": last.rows_total, "held_out_loss": last.held_out_loss, "held_out_base": last.held_out_base,
+            "version": __version__, "source_hash": source_hash(),
+            "libraries": {**{lib: version(lib) for lib in ("numpy", "numba", "scikit-learn")},
+                          "python": platform.python_version()}}
+
+
+def install(scope: str, W: np.ndarray, prov: dict, path: Path | None = None) -> Path:
+    """Write the network of `scope` (a preset, or a family) into strategies/learned_nets.py, the others kept."""
+    import base64
+
+    from strategies import learned
+    from strategies.learned_nets import NETWORKS
+
+    path = path or Path(learned.__file__).with_name("learned_nets.py")
+    nets = dict(NETWORKS)
+    nets[scope] = {"features": learned.FEATURE_LAYOUT, "provenance": prov,
+                    "weights": base64.b64encode(np.asarray(W, "<f8").tobytes()).decode()}
+    text = path.read_text()
+    head, _, rest = text.partition("NETWORKS: dict[str, dict] = {")
+    _, _, tail = rest.partition("\n}\n")
+    body = "".join(f"    {f!r}: {nets[f]!r},\n" for f in sorted(nets))  # Python literals, one family a line
+    path.write_text(head + "NETWORKS: dict[str, dict] = {\n" + body + "}\n" + tail)
+    return path

@@ -1,0 +1,140 @@
+"""Issue 37: `learned`, the player that scores every legal option with a small network of what its seat sees. The
+kernel's network equals scikit-learn's on held-out rows, the teacher setting plays expert's games, exploring plays
+other options, the features are those of the option chosen, training rounds resume, and the installed networks'
+layout is checked when the package loads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.analysis import selfplay as SP
+from sim.rules import PRESETS, get_variant
+from sim.run.runner import make_job, run_chunk
+from strategies import REGISTRY, StrategyError
+from strategies import learned as LN
+from strategies.knobs import USER_SLOT0
+
+
+def _fitted(seed: int = 0, rows: int = 4000):
+    """A network fitted to random rows of the feature layout (the equality check needs weights, not good ones)."""
+    pytest.importorskip("sklearn")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(rows, LN.NF)) * rng.uniform(0.1, 3, LN.NF) + rng.normal(size=LN.NF)
+    X[:, LN.X_DP + 3] = 0.0  # a constant input: scikit-learn's scale 1, as the kernel must read it
+    y = np.tanh(X[:, 0] - 0.5 * X[:, 5]) + 0.1 * rng.normal(size=rows)
+    held = np.arange(rows) >= rows * 4 // 5
+    model, loss, base = SP.fit(X, y, held, seed)
+    return model, X[held], loss, base
+
+
+def test_the_kernels_network_equals_scikit_learns_on_held_out_rows():
+    model, X, loss, base = _fitted()
+    W = SP.export(model)
+    assert W.shape == (LN.NW,)
+    h = np.empty(LN.NH)
+    ours = np.array([LN.net_value_nb(W, x, h) for x in X])
+    np.testing.assert_allclose(ours, model.predict(X), rtol=0, atol=1e-5)
+    assert loss < base  # the fit explains some of the signal it was given
+
+
+def test_teacher_plays_expert_s_games():
+    """`net=teacher` with no exploring is expert's choice at every decision: the same games, the same scores."""
+    v = get_variant("classic-4p")
+    a = run_chunk(make_job(v, ["learned:net=teacher", "expert"], 3), 0, 6, False)[0]
+    b = run_chunk(make_job(v, ["expert", "expert"], 3), 0, 6, False)[0]
+    np.testing.assert_array_equal(a, b)
+
+
+def test_exploring_plays_other_options():
+    v = get_variant("classic-2p")
+    a = run_chunk(make_job(v, ["learned:net=teacher,explore=0.5", "expert"], 4), 0, 4, False)[0]
+    b = run_chunk(make_job(v, ["expert", "expert"], 4), 0, 4, False)[0]
+    assert not np.array_equal(a, b)
+
+
+def test_learned_keeps_its_knobs_above_the_user_slots_and_expert_s_below():
+    """Like search's: its own knobs from USER_SLOT0, the teacher's (expert at the variant) below them."""
+    spec = REGISTRY["learned"]
+    assert all(USER_SLOT0 <= k.slot for k in spec.knobs)
+    for name in ("classic-4p", "boat-2p", "buraco-4p"):
+        v = get_variant(name)
+        np.testing.assert_array_equal(spec.params(v=v)[:USER_SLOT0], REGISTRY["expert"].params(v=v)[:USER_SLOT0])
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_learned_plays_every_preset(preset):
+    """Two games against expert, checked by the engine's invariants at every turn: the preset's or its family's
+    network where one is installed, expert's choice (`teacher`) where none is yet."""
+    v = get_variant(preset)
+    choice = REGISTRY["learned"].choice().at(v)
+    out_g, _ = run_chunk(make_job(v, [choice, "expert"], 5, check=True), 0, 2, False)
+    assert len(out_g) == 2
+
+
+def test_the_training_rows_hold_the_chosen_options_features():
+    """Each row: the context of its decision (a one-hot decision point), the one-hot kind of the option chosen,
+    and the teacher flag only where expert would have chosen it; the target is the hand's margin."""
+    v = get_variant("classic-4p")
+    X, y, g = SP.play_rows(v, SP.round_player(np.zeros(0), 0.3), 6, seed=2)
+    assert len(X) == len(y) == len(g) > 100
+    np.testing.assert_array_equal(X[:, LN.X_DP:LN.X_DP + LN.N_DP].sum(axis=1), 1.0)
+    np.testing.assert_array_equal(X[:, LN.X_KIND:LN.X_KIND + LN.N_KINDS].sum(axis=1), 1.0)
+    teacher = X[:, LN.X_TEACHER]
+    assert 0.6 < teacher.mean() < 1.0  # a random option at 30% of decisions, the teacher's now and then among them
+    assert set(np.unique(g)) == set(range(6))
+    assert np.all(np.abs(y) < 10)  # thousands of points
+
+
+def test_a_training_run_resumes_after_its_last_round(tmp_path):
+    pytest.importorskip("sklearn")
+    rounds = SP.train("classic-2p", 2, 5, 1, tmp_path, explore=0.2, progress=False)
+    assert [r.round for r in rounds] == [0, 1]
+    assert rounds[1].rows_total == rounds[0].rows + rounds[1].rows
+    saved = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+    again = SP.train("classic-2p", 2, 5, 1, tmp_path, explore=0.2, progress=False)
+    assert [r.weights for r in again] == [r.weights for r in rounds]
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir() if p.name != "run.json"} == \
+        {k: t for k, t in saved.items() if k != "run.json"}
+    with pytest.raises(SP.TrainError, match="another training run"):
+        SP.train("classic-2p", 2, 6, 1, tmp_path, progress=False)
+
+
+def test_install_writes_a_network_the_package_reads_back(tmp_path):
+    from strategies import learned_nets
+
+    path = tmp_path / "learned_nets.py"
+    path.write_text(open(learned_nets.__file__).read())
+    model, _, _, _ = _fitted(1)
+    W = SP.export(model)
+    SP.install("classic", W, {"command": "canasta-lab train classic-4p ... --install classic", "seed": 1}, path)
+    ns: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), ns)
+    assert "classic" in ns["NET_SCOPES"]
+    np.testing.assert_array_equal(ns["NETS"][ns["NET_SCOPES"].index("classic")], W)
+    assert ns["NETWORKS"]["classic"]["features"] == LN.FEATURE_LAYOUT
+
+
+def test_a_network_of_another_feature_layout_is_refused(monkeypatch):
+    monkeypatch.setattr(LN, "NET_SCOPES", ("classic",))
+    monkeypatch.setattr(LN, "NETWORKS", {"classic": {"features": "0" * 16, "weights": "",
+                                                     "provenance": {"command": "canasta-lab train classic-4p"}}})
+    with pytest.raises(StrategyError, match="another feature layout; train it again: canasta-lab train classic-4p"):
+        LN.check_networks()
+
+
+def test_the_feature_names_match_the_layout():
+    assert len(LN.FEATURE_NAMES) == LN.NF == len(set(LN.FEATURE_NAMES))
+    assert LN.FEATURE_NAMES[LN.X_TEACHER] == "teacher" and LN.FEATURE_NAMES[LN.X_DFEAT] == "discard_value"
+
+
+def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--explore", "1.5")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--explore 1.5" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--install", "boat")
+    assert r.returncode == 2 and "installed for classic-4p or for its family classic" in r.stderr
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(f))
+    assert r.returncode == 2 and "a file, not a folder" in r.stderr and f.read_text() == "x"
+    assert not (tmp_path / "t").exists()
