@@ -325,12 +325,6 @@ def round_kernel(W: np.ndarray) -> object:
     return fn
 
 
-def complete_teacher(p: np.ndarray, v) -> None:
-    """Slots below USER_SLOT0 take expert's knob vector at v, the teacher whose choice is a feature."""
-    p[:USER_SLOT0] = REGISTRY["expert"].params(v=v)[:USER_SLOT0]
-
-
-
 DESCRIPTION = ("scores every legal option with a small neural network of what its seat sees (the scores, the hands' "
                "and the pile's sizes, the option's cards and the hand it leaves, expert's choice) and plays the best; "
                "networks trained by self-play (`canasta-lab train`, docs/strategies.md)")
@@ -339,8 +333,15 @@ DESCRIPTION = ("scores every legal option with a small neural network of what it
 def learned_spec() -> StrategySpec:
     """`learned` as the library registers it: its knobs, expert's below them, each network where it was installed (a
     preset, or a family: a preset's own first)."""
-    spec = StrategySpec("learned", learned_decide_nb, DESCRIPTION, KNOBS.knobs, complete=complete_teacher)
+    spec = StrategySpec("learned", learned_decide_nb, DESCRIPTION, teacher_knobs() + KNOBS.knobs)
     return spec.with_defaults("learned", DESCRIPTION, at={scope: {"net": scope} for scope in NET_SCOPES})
+
+
+def teacher_knobs() -> tuple:
+    """expert's knobs, with expert's defaults by family and preset: the teacher whose choice is a feature. Setting
+    one (`learned:freeze=15`) changes what the teacher plays, so a question's answer can be checked with `learned`
+    as it is with expert; the network still departs from that choice where it expects `margin` more."""
+    return REGISTRY["expert"].knobs
 
 
 def check_networks() -> None:

@@ -178,5 +178,5 @@ EXPERT = register(BASELINE.with_defaults(
     min_pile=3, freeze=20, hold_black3="throw", ask="never", answer_max="no", meld="all", wilds="save",
     go_out="asap", canastas=1, natural="off"))
 
-# after expert, whose choice is one of its features and whose knobs it completes its vector with
+# after expert: its choice is one of learned's features, and learned carries its knobs (the teacher's)
 LEARNED = register(learned.learned_spec())

@@ -66,13 +66,12 @@ def round_player(W: np.ndarray, explore: float) -> object:
     """The player of a round: `learned` with network W (empty: expert's choice, round 0) and `explore`; a kernel
     compiled in this process over W (the installed networks are the package's, strategies/learned_nets.py)."""
     from strategies import REGISTRY, StrategySpec
-    from strategies.learned import complete_teacher, round_kernel
+    from strategies.learned import round_kernel
 
     learned = REGISTRY["learned"]
     if W.size == 0:
         return learned.choice(net="teacher", explore=explore)
-    spec = StrategySpec("learned-round", round_kernel(W), "a training round's player", learned.knobs,
-                        complete=complete_teacher)
+    spec = StrategySpec("learned-round", round_kernel(W), "a training round's player", learned.knobs)
     return spec.choice(explore=explore)
 
 

@@ -119,6 +119,22 @@ def record_for(data: dict[str, Any] | None, variant: str) -> dict[str, Any] | No
     return (data or {}).get("presets", {}).get(variant)
 
 
+def is_fast(name: str) -> bool:
+    """A player that decides without looking ahead (no rollouts): fast enough to check an answer at thousands of
+    games a setting."""
+    spec = REGISTRY.get(name)
+    return spec is not None and name != LOOKAHEAD and all(k.name != "rollout" for k in spec.knobs)
+
+
+def strongest_fast(record: dict[str, Any] | None) -> str:
+    """The fast player with the highest Elo against `reference` in a preset's record (STRONGEST where the record
+    has none, and on a tie: `learned` plays expert's choice wherever it has no network, and measures the same)."""
+    rows = [r for r in (record or {}).get("rows", []) if is_fast(r["strategy"])]
+    if not rows:
+        return STRONGEST
+    return min(rows, key=lambda r: (-float(r["elo"]), -float(r["elo_low"]), r["strategy"] != STRONGEST))["strategy"]
+
+
 def line(row: Mapping[str, Any]) -> str:
     return (f"Elo {_elo(row)}, win rate {row['win_rate']:.3f} [{row['win_low']:.3f}, {row['win_high']:.3f}], "
             f"margin {row['margin']:+.0f} [{row['margin_low']:+.0f}, {row['margin_high']:+.0f}] per deal, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.report.common import STRONG, Study
+from sim.report.common import STRONG, STRONG_NOTE, Study
 from sim.report.knob_study import Part, knob_study, register
 
 ASK_VALUES = ("never", "always", 4, 6, 8)
@@ -22,13 +22,13 @@ PARTS = register("asking_to_go_out", (Part("ask", ASK_VALUES, question="Should I
            strong_opponent=f"{STRONG}:{BASELINE_ANSWER}",
            note="`ask=N` asks only when the partner holds at least N cards. `expert` never asks, so its own "
                 "answer (always no) has never mattered; asked, it would forbid every going out, so in the "
-                f"study both `expert` sides answer as `baseline` does (`{BASELINE_ANSWER}`)."),
+                f"study both `{STRONG_NOTE}` sides answer as `baseline` does (`{BASELINE_ANSWER}`)."),
       Part("answer_max", ANSWER_VALUES, question="When my partner asks to go out, should I say yes?",
            decision="answering the partner's ask", points=("answer-partner",),
            strong_player=f"{STRONG}:ask=always",
            strong_opponent=f"{STRONG}:ask=always,{BASELINE_ANSWER}",
            note="For the answer, the partner says yes unless the own hand holds at least `answer_max` points; "
-                f"`baseline` asks every time, and `{STRONG}` is made to ask every time on both sides, its "
+                f"`baseline` asks every time, and `{STRONG_NOTE}` is made to ask every time on both sides, its "
                 f"opponent answering as `baseline` does."),))
 
 

@@ -61,7 +61,10 @@ CAP_SHARE = 0.01  # a row with more hands than this ended by the turn cap is fla
 RARE = 0.02  # a choice that changes what is done fewer times than this per side and hand almost never arises
 
 
-STRONG = "expert"
+STRONG = "expert"  # a study's strong player: played as the strongest fast player at the preset (knob_study.Part.at)
+
+
+STRONG_NOTE = "{strong}"  # where a study's note names its strong player, replaced by the one played at the preset
 
 
 SEARCH = "search"

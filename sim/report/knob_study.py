@@ -1,6 +1,7 @@
 """A study of knobs at one preset (studies 01 to 04, Buraco's and your own): each knob is one question. Every
 player checked sweeps the knob against itself at its defaults on the same duplicate deals (`baseline`, then the
-strongest fast player, `expert`), the decisions the knob turns are counted where they are made, and the answer is
+strongest fast player the strength record measured at the preset: `expert`, or `learned` where its network measured
+above it), the decisions the knob turns are counted where they are made, and the answer is
 a record (sim.report.answer) from which every sentence, table and chart of the study is written (sim.report.say).
 
 Sizing: a sequential design looks at the rows after 2,000, 4,000, 8,000 and 16,000 games a setting and stops at
@@ -47,6 +48,7 @@ from sim.report.common import (
     SEARCH,
     SEED,
     STRONG,
+    STRONG_NOTE,
     VARIANT,
     Headline,
     NotApplicable,
@@ -95,11 +97,32 @@ class Part:
     def strong_against(self) -> str:
         return self.strong_opponent or self.strong_player.split(":")[0]
 
+    def at(self, v: Variant) -> Part:
+        """This part as it is played at `v`: STRONG names the strongest fast player the strength record measured
+        there (`learned` where its network measured above expert, else expert), in the players and the note."""
+        strong = strong_player_at(v)
+        return replace(self, strong_player=_as_strong(self.strong_player, strong),
+                       strong_opponent=_as_strong(self.strong_opponent, strong),
+                       note=self.note.replace(STRONG_NOTE, strong))
+
     def sweeps(self) -> list[tuple[str, str, str]]:
         """(player, opponent, cache folder) of each player checked, the question's own first."""
         return [(self.player, self.opponent, f"{self.knob}-{folder_name(self.player)}"),
                 (self.strong_player, self.strong_against,
                  f"{self.knob}-{folder_name(self.strong_player)}-vs-{folder_name(self.strong_against)}")]
+
+
+def strong_player_at(v: Variant) -> str:
+    """The strongest fast player of the strength record at `v`: the check of every answer there."""
+    from sim.analysis.strength import load, record_for, strongest_fast
+
+    return strongest_fast(record_for(load(), v.name))
+
+
+def _as_strong(player: str, strong: str) -> str:
+    """`player` with STRONG, the placeholder of the strongest fast player, replaced by `strong` (its knobs kept)."""
+    name, sep, knobs = player.partition(":")
+    return strong + sep + knobs if name == STRONG else player
 
 
 QUESTIONS: dict[str, tuple[Part, ...]] = {}  # the library's question studies and their parts, as each registers
@@ -115,13 +138,13 @@ def asked_at(v: Variant) -> list[str]:
     """The registered studies whose questions arise at `v` (every knob they vary acts there)."""
     return [name for name, parts in QUESTIONS.items()
             if all(parse_strategy(pl).spec.knob(p.knob).acts_at(v)
-                   for p in parts for pl in (p.player, p.strong_player))]
+                   for p in (q.at(v) for q in parts) for pl in (p.player, p.strong_player))]
 
 
 def applies(name: str, parts: Sequence[Part], v: Variant) -> None:
     """Refuse, with one line, a preset where a knob the study varies never acts (its answer would be a tie
     of identical games), naming the studies that ask that preset's own questions."""
-    for part in parts:
+    for part in (p.at(v) for p in parts):
         for player in dict.fromkeys((part.player, part.strong_player)):
             knob = parse_strategy(player).spec.knob(part.knob)
             if not knob.acts_at(v):
@@ -274,6 +297,7 @@ def part_answer(study: str, title: str, part: Part, st: Setup, margin: float = M
     player."""
     t0 = time.perf_counter()
     v = st.variant()
+    part = part.at(v)
     default = knob_value(part.player, part.knob, v)
     settings = tuple(knob_text(x) for x in part.values)
     if default not in settings:
@@ -376,7 +400,7 @@ def knob_study(name: str, title: str, question: str, parts: Sequence[Part], game
         tables.update(answer_tables(a))
         charts.update(_charts(a))
     tables["summary"] = say.summary_table(answers)
-    method = say.study_method(answers, [p.note for p in parts if p.note], rules_text(st))
+    method = say.study_method(answers, [p.at(v).note for p in parts if p.note], rules_text(st))
     heads = [Headline(f"{a.preset}: {a.knob}", a.players[0].row(a.headline).effect if a.headline else 0.0,
                       a.players[0].row(a.headline).effect_low if a.headline else 0.0,
                       a.players[0].row(a.headline).effect_high if a.headline else 0.0,

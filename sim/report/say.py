@@ -28,12 +28,19 @@ GLOSSARY = (
                        "nothing beats beyond chance"),
     ("matters less than 1 point", "every setting's difference from the default lies within +-1 point (two "
                                   "one-sided tests)"),
-    ("players checked", "`baseline`, a club heuristic, and `expert`, the strongest fast player (tuned at each "
-                        "family), each sweeping the knob against itself"),
+    ("players checked", "`baseline`, a club heuristic, and the strongest fast player the strength record measured at "
+                        "the preset (`expert`, the heuristic tuned at each family, or `learned`, the trained network, "
+                        "where it measured above `expert`), each sweeping the knob against itself"),
     ("power", "the chance that the strong player's check would see a reversal of the headline's size"),
     ("decisions changed", "at the default's own decisions of the knob's kind, how often the setting would choose "
                           "otherwise"),
 )
+
+
+LEARNED = "learned"
+LEARNED_NOTE = ("`learned` carries `expert`'s knobs: the knob set on it changes the choice of `expert`, its teacher, "
+                "and it plays that choice except where its network expects another option to do better by its "
+                "margin (docs/strategies.md, \"The learned player\").")
 
 
 def pts(x: float, digits: int = 1) -> str:
@@ -327,6 +334,8 @@ def study_method(answers: Sequence[Answer], notes: Sequence[str], rules: str = "
              f"{size}. Quantity: the {quantity(a)}. Seating: {a.seating_text}. Intervals are 95% on the deals, "
              "differences paired deal by deal; Holm's correction says which settings beat the default, Gupta's subset "
              f"selection which are among the best; +-{100 * a.margin:g} point is the margin of 'matters less'."]
+    if any(p.player.split(":")[0] == LEARNED for p in a.players):
+        lines.append(LEARNED_NOTE)
     lines += list(notes)
     return "\n\n".join(lines)
 

@@ -61,6 +61,25 @@ def test_search_is_measured_against_expert_as_well():
     assert vs["strategy"] == "search" and vs["against"] == "expert" and vs["games"] == 2 and record["play"] == []
 
 
+def _row(name: str, elo: float, low: float) -> dict:
+    return {"strategy": name, "elo": elo, "elo_low": low}
+
+
+def test_the_strongest_fast_player_is_the_highest_elo_that_does_not_look_ahead():
+    record = {"rows": [_row("baseline", 0, 0), _row("expert", 44, 32), _row("learned", 58, 45),
+                       _row("search", 108, -70)]}
+    assert strength.strongest_fast(record) == "learned"
+    record["rows"][2] = _row("learned", 30, 20)
+    assert strength.strongest_fast(record) == "expert"
+
+
+def test_a_tie_with_expert_and_a_preset_without_a_record_keep_expert():
+    """learned plays expert's choice where it has no network: the same games, the same Elo, and expert stays."""
+    assert strength.strongest_fast({"rows": [_row("learned", 49, 35), _row("expert", 49, 35)]}) == "expert"
+    assert strength.strongest_fast(None) == "expert"
+    assert strength.strongest_fast({"rows": [_row("search", 300, 100)]}) == "expert"
+
+
 def test_the_committed_record_covers_every_preset_and_the_whole_library_and_the_docs_show_it():
     data = strength.load()
     assert data is not None, "strategies/strength.json is missing: run canasta-lab strategies --measure all"

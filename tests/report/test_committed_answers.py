@@ -81,6 +81,17 @@ def test_the_presets_card_states_the_records_answer(a):
     assert say.what_to_do(a) in rows[0] and say.worth(a) in rows[0] and say.how_sure(a) in rows[0]
 
 
+@pytest.mark.parametrize("a", RECORDS, ids=IDS)
+def test_every_answer_was_checked_with_the_strength_records_strongest_fast_player(a):
+    """The check player is the strongest fast player the committed strength record names at the preset (a
+    network installed above expert means that preset's answers are played again with `learned`)."""
+    from sim.analysis.strength import load, record_for, strongest_fast
+
+    strong = a.players[-1]
+    name = (strong.player if strong.player.split(":")[0] in ("expert", "learned") else strong.opponent).split(":")[0]
+    assert name == strongest_fast(record_for(load(), a.preset))
+
+
 def test_the_api_reads_the_committed_records():
     assert sim.answers() == RECORDS
     assert all(a.preset == "boat-3p" for a in sim.answers(preset="boat-3p"))

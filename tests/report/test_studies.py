@@ -441,3 +441,21 @@ def test_a_view_asked_again_with_one_more_preset_plays_only_that_preset(tmp_path
     s = studies.across_variants(presets="classic-2p,boat-2p", **ask)
     assert list(s.tables["summary"]["preset"]) == ["classic-2p", "boat-2p"]
     assert first and {p: p.read_text() for p in first} == first  # classic-2p's run folders untouched
+
+
+def test_a_studys_strong_player_is_the_strongest_fast_player_at_its_preset(monkeypatch):
+    """STRONG in a part (and `{strong}` in its note) is the player the strength record measured strongest among
+    the fast ones at the preset, its knobs kept."""
+    from sim.report import knob_study as K
+    from sim.report.asking_to_go_out import PARTS
+    from sim.rules import get_variant
+
+    v = get_variant("classic-4p")
+    monkeypatch.setattr(K, "strong_player_at", lambda _: "learned")
+    p = PARTS[1].at(v)
+    assert (p.strong_player, p.strong_opponent) == ("learned:ask=always", "learned:ask=always,answer_max=100")
+    assert "`learned` is made to ask every time" in p.note and "{strong}" not in p.note
+    monkeypatch.setattr(K, "strong_player_at", lambda _: "expert")
+    assert PARTS[1].at(v).strong_player == "expert:ask=always"
+    own = K.Part("freeze", ("never", 15), player="late-freeze", strong_player="late-freeze", strong_opponent="expert")
+    assert own.at(v).strong_player == "late-freeze" and own.at(v).strong_opponent == "expert"

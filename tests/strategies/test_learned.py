@@ -54,12 +54,26 @@ def test_exploring_plays_other_options():
 
 
 def test_learned_keeps_its_knobs_above_the_user_slots_and_expert_s_below():
-    """Like search's: its own knobs from USER_SLOT0, the teacher's (expert at the variant) below them."""
+    """Its own knobs from USER_SLOT0; below them expert's knobs, with expert's defaults at every variant (the
+    teacher whose choice is a feature)."""
     spec = REGISTRY["learned"]
-    assert all(USER_SLOT0 <= k.slot for k in spec.knobs)
-    for name in ("classic-4p", "boat-2p", "buraco-4p"):
+    own = {k.name for k in LN.KNOBS.knobs}
+    assert all(USER_SLOT0 <= k.slot for k in spec.knobs if k.name in own)
+    assert [k.name for k in spec.knobs if k.name not in own] == [k.name for k in REGISTRY["expert"].knobs]
+    for name in ("classic-4p", "boat-2p", "buraco-4p", "railroad-6p"):
         v = get_variant(name)
         np.testing.assert_array_equal(spec.params(v=v)[:USER_SLOT0], REGISTRY["expert"].params(v=v)[:USER_SLOT0])
+
+
+def test_a_knob_of_expert_set_on_learned_changes_its_teachers_play():
+    """`learned:freeze=15,net=teacher` plays exactly `expert:freeze=15`'s games: a question's knob reaches the
+    teacher, so an answer can be checked with learned."""
+    v = get_variant("classic-4p")
+    a = run_chunk(make_job(v, ["learned:net=teacher,freeze=5", "expert"], 3), 0, 6, False)[0]
+    b = run_chunk(make_job(v, ["expert:freeze=5", "expert"], 3), 0, 6, False)[0]
+    c = run_chunk(make_job(v, ["expert", "expert"], 3), 0, 6, False)[0]
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
