@@ -136,7 +136,8 @@ K_NET = KNOBS.knob(
 K_MARGIN = KNOBS.knob(
     "margin", 0, 1, 0.2,
     "how much more (thousands of points of the hand's margin) the network must expect of an option than of "
-    "expert's choice before playing it instead: its estimates of the options expert seldom plays are noisier",
+    "expert's choice before playing it instead: its estimates of the options expert seldom plays are noisier "
+    "(default where a network plays: the margin `canasta-lab train --install` measured best for it against expert)",
     whole=False)
 ALL_POINTS = (1 << N_DP) - 1
 K_POINTS = KNOBS.knob(
@@ -311,6 +312,11 @@ def learned_decide_nb(R, obs, opts, n, prm):
     return learned_choice_nb(R, obs, opts, n, prm, NETS[net])
 
 
+def plays_network(prm: np.ndarray) -> bool:
+    """Whether a knob vector of `learned` plays a network (else expert's choice, `net=teacher`)."""
+    return 0 <= int(prm[K_NET]) < NETS.shape[0]
+
+
 def round_kernel(W: np.ndarray) -> object:
     """learned's decision over network W, compiled in this process (a training round's player: the package's
     networks are constants of learned_decide_nb, sim/analysis/selfplay.py plays the round's before installing it)."""
@@ -334,7 +340,8 @@ def learned_spec() -> StrategySpec:
     """`learned` as the library registers it: its knobs, expert's below them, each network where it was installed (a
     preset, or a family: a preset's own first)."""
     spec = StrategySpec("learned", learned_decide_nb, DESCRIPTION, teacher_knobs() + KNOBS.knobs)
-    return spec.with_defaults("learned", DESCRIPTION, at={scope: {"net": scope} for scope in NET_SCOPES})
+    at = {scope: {"net": scope, "margin": NETWORKS[scope]["provenance"]["margin"]} for scope in NET_SCOPES}
+    return spec.with_defaults("learned", DESCRIPTION, at=at)
 
 
 def teacher_knobs() -> tuple:
@@ -351,6 +358,9 @@ def check_networks() -> None:
         if entry["features"] != FEATURE_LAYOUT or len(_weights(entry)) != NW:
             raise StrategyError(f"the {scope} network of strategies/learned_nets.py was trained on another feature "
                                 f"layout; train it again: {entry['provenance']['command']}")
+        if "margin" not in entry["provenance"]:
+            raise StrategyError(f"the {scope} network of strategies/learned_nets.py has no margin measured for it; "
+                                f"install it again: {entry['provenance']['command']}")
 
 
 check_networks()

@@ -38,6 +38,9 @@ DEFAULT_EXPLORE = 0.1
 ALPHA = 1e-4  # MLPRegressor's L2 penalty
 MAX_EPOCHS = 40
 BATCH = 512
+MARGINS = (0.1, 0.2, 0.3, 0.5)  # the margins (thousands of points) a network is played at before it is installed
+MARGIN_GAMES = 2000  # games against expert at each margin
+MARGIN_SEED = 1000  # margins are tried on the deals of seed MARGIN_SEED + the run's seed: never the strength record's
 
 
 class TrainError(ValueError):
@@ -62,17 +65,56 @@ class Round:
         return np.asarray(self.weights, np.float64)
 
 
-def round_player(W: np.ndarray, explore: float) -> object:
-    """The player of a round: `learned` with network W (empty: expert's choice, round 0) and `explore`; a kernel
-    compiled in this process over W (the installed networks are the package's, strategies/learned_nets.py)."""
+def round_spec(W: np.ndarray) -> object:
+    """`learned` over network W, a kernel compiled in this process (the installed networks are the package's,
+    strategies/learned_nets.py); its games are played in this process."""
     from strategies import REGISTRY, StrategySpec
     from strategies.learned import round_kernel
 
-    learned = REGISTRY["learned"]
+    return StrategySpec("learned-round", round_kernel(W), "a training round's player", REGISTRY["learned"].knobs)
+
+
+def round_player(W: np.ndarray, explore: float) -> object:
+    """The player of a round: `learned` with network W (empty: expert's choice, round 0) and `explore`."""
+    from strategies import REGISTRY
+
     if W.size == 0:
-        return learned.choice(net="teacher", explore=explore)
-    spec = StrategySpec("learned-round", round_kernel(W), "a training round's player", learned.knobs)
-    return spec.choice(explore=explore)
+        return REGISTRY["learned"].choice(net="teacher", explore=explore)
+    return round_spec(W).choice(explore=explore)
+
+
+@dataclass
+class MarginTrial:
+    """The network at one margin against expert, on duplicate deals."""
+
+    margin: float
+    games: int
+    win_rate: float
+    elo: float
+    elo_low: float
+    elo_high: float
+
+
+def try_margins(variant: str, W: np.ndarray, seed: int, margins: tuple[float, ...] = MARGINS,
+                games: int = MARGIN_GAMES, progress: bool = False) -> list[MarginTrial]:
+    """Network W at each margin against expert on the deals of seed MARGIN_SEED + `seed`: the margin installed
+    with it is the best of these. How far a network's estimates can be trusted over expert's choice differs by
+    preset (Pennies' hand margins spread three times as wide as Classic's, Buraco's a third), so it is measured,
+    never assumed, and on other deals than the strength record's."""
+    from sim.analysis.compare import compare
+
+    spec = round_spec(W)
+    trials = []
+    for m in margins:
+        c = compare(variant, [spec.choice(margin=m), "expert"], games, MARGIN_SEED + seed, progress=progress or None)
+        pair = c.pairs.iloc[0]
+        trials.append(MarginTrial(m, int(pair["games"]), float(pair["win_rate"]), float(pair["elo"]),
+                                  float(pair["elo_low"]), float(pair["elo_high"])))
+    return trials
+
+
+def best_margin(trials: list[MarginTrial]) -> float:
+    return max(trials, key=lambda t: (t.elo, -t.margin)).margin
 
 
 def margins(out_h: np.ndarray, nsides: int) -> dict[tuple[int, int], np.ndarray]:
@@ -216,8 +258,9 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
     return done
 
 
-def provenance(variant: str, rounds: list[Round], seed: int, explore: float, command: str) -> dict:
-    """What the package records beside a network (strategies/learned_nets.py)."""
+def provenance(variant: str, rounds: list[Round], seed: int, explore: float, command: str,
+               trials: list[MarginTrial]) -> dict:
+    """What the package records beside a network (strategies/learned_nets.py), with the margin it plays at."""
     from importlib.metadata import version
 
     from sim.engine.sources import source_hash
@@ -227,6 +270,8 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
     return {"command": command, "variant": variant, "seed": seed, "explore": explore,
             "rounds": [{k: val for k, val in asdict(r).items() if k != "weights"} for r in rounds],
             "rows": last.rows_total, "held_out_loss": last.held_out_loss, "held_out_base": last.held_out_base,
+            "margin": best_margin(trials), "margin_seed": MARGIN_SEED + seed,
+            "margin_trials": [asdict(t) for t in trials],
             "version": __version__, "source_hash": source_hash(),
             "libraries": {**{lib: version(lib) for lib in ("numpy", "numba", "scikit-learn")},
                           "python": platform.python_version()}}

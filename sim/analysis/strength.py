@@ -26,6 +26,7 @@ STRENGTH_FILE = Path(strategies_pkg.__file__).parent / "strength.json"
 REFERENCE = "reference"
 STRONGEST = "expert"  # the strongest fast player, which `search` is also measured against
 LOOKAHEAD = "search"
+LEARNED = "learned"  # the trained player, measured against STRONGEST as well, and `search` against it
 PROFILED = (REFERENCE, STRONGEST)  # played in mirror for the play statistics
 PROFILE_GAMES = 2000  # at most this many mirror games for the play statistics
 FIELDS = ("games", "win_rate", "win_low", "win_high", "margin", "margin_low", "margin_high", "elo", "elo_low",
@@ -67,11 +68,11 @@ def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | 
         if report is not None:
             report(f"{variant}: {name} against {REFERENCE}: {line(rows[-1])}")
     versus: list[dict[str, Any]] = []
-    if LOOKAHEAD in names and STRONGEST in REGISTRY:
-        c = compare(variant, [LOOKAHEAD, STRONGEST], games_for.get(LOOKAHEAD, games), seed, workers=workers)
-        versus.append({**_row(LOOKAHEAD, c), "against": STRONGEST})
+    for player, against in versus_pairs(names, variant):
+        c = compare(variant, [player, against], games_for.get(player, games), seed, workers=workers)
+        versus.append({**_row(player, c), "against": against})
         if report is not None:
-            report(f"{variant}: {LOOKAHEAD} against {STRONGEST}: {line(versus[-1])}")
+            report(f"{variant}: {player} against {against}: {line(versus[-1])}")
     play: list[dict[str, Any]] = []
     if profile_games > 0:
         df = profile(variant, list(PROFILED), min(games, profile_games), seed, mirror=True, workers=workers)
@@ -83,13 +84,36 @@ def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | 
             "versus": versus, "play": play}
 
 
+def versus_pairs(names: Sequence[str], variant: str) -> list[tuple[str, str]]:
+    """The head-to-heads measured beside the rows: `learned` against `expert`, and `search` against each of them.
+    `search` against `learned` is played only where `learned` has a network: elsewhere it plays expert's games."""
+    pairs = []
+    if LEARNED in names and STRONGEST in REGISTRY:
+        pairs.append((LEARNED, STRONGEST))
+    if LOOKAHEAD in names and STRONGEST in REGISTRY:
+        pairs.append((LOOKAHEAD, STRONGEST))
+    if (LEARNED in names or LOOKAHEAD in names) and LOOKAHEAD in REGISTRY and has_network(variant):
+        pairs.append((LOOKAHEAD, LEARNED))
+    return pairs
+
+
+def has_network(variant: str) -> bool:
+    """Whether `learned` plays a network at the preset (else it plays expert's choice: the same games)."""
+    from sim.rules import get_variant
+    from strategies.learned import plays_network
+
+    return LEARNED in REGISTRY and plays_network(REGISTRY[LEARNED].params(v=get_variant(variant)))
+
+
 def add_rows(record: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
     """The preset's record with the rows of `added` (a measurement of some strategies, `--only`) put in, in the
     library's order, and its command listed under `added`; the other rows, and their command, kept."""
     rows = {**by_name(record), **by_name(added)}
     order = [n for n in library_names() if n in rows] + sorted(set(rows) - set(library_names()))
     extra = [a for a in record.get("added", []) if not set(a["strategies"]) & set(by_name(added))]
-    return {**record, "rows": [rows[n] for n in order],
+    new = {(r["strategy"], r["against"]) for r in added.get("versus", [])}
+    versus = [r for r in record.get("versus", []) if (r["strategy"], r["against"]) not in new]
+    return {**record, "rows": [rows[n] for n in order], "versus": versus + list(added.get("versus", [])),
             "added": extra + [{"strategies": [r["strategy"] for r in added["rows"]], "command": added["command"],
                                "code_version": added.get("code_version"), "seed": added["seed"]}]}
 
@@ -161,15 +185,19 @@ def markdown(data: dict[str, Any]) -> str:
     presets = [p for p in PRESETS if p in data["presets"]] + sorted(set(data["presets"]) - set(PRESETS))
     names = [n for n in library_names() if n != LOOKAHEAD]
     out = [f"Elo against `{data['reference']}` [95%] on duplicate deals (games per strategy in the commands below); "
-           f"`{LOOKAHEAD}`'s win rate against `{data['reference']}` and against `{STRONGEST}` [95%] (games):", "",
-           "| preset | " + " | ".join(f"`{n}`" for n in names) + f" | `{LOOKAHEAD}` vs `{data['reference']}` | "
-           f"`{LOOKAHEAD}` vs `{STRONGEST}` |", "|---" * (len(names) + 3) + "|"]
+           f"`{LEARNED}`'s Elo against `{STRONGEST}`; `{LOOKAHEAD}`'s win rate against `{data['reference']}`, "
+           f"`{STRONGEST}` and `{LEARNED}` [95%] (games; against `{LEARNED}` only where it plays a network: elsewhere "
+           f"it plays `{STRONGEST}`'s games):", "",
+           "| preset | " + " | ".join(f"`{n}`" for n in names) + f" | `{LEARNED}` vs `{STRONGEST}` | "
+           f"`{LOOKAHEAD}` vs `{data['reference']}` | `{LOOKAHEAD}` vs `{STRONGEST}` | `{LOOKAHEAD}` vs `{LEARNED}` |",
+           "|---" * (len(names) + 5) + "|"]
     for p in presets:
         rec = data["presets"][p]
         rows = by_name(rec)
-        vs = next((r for r in rec.get("versus", []) if r.get("against") == STRONGEST), None)
+        vs = {(r["strategy"], r.get("against")): r for r in rec.get("versus", [])}
         out.append(f"| {p} | " + " | ".join(_elo(rows.get(n)) for n in names)
-                   + f" | {_win(rows.get(LOOKAHEAD))} | {_win(vs)} |")
+                   + f" | {_elo(vs.get((LEARNED, STRONGEST)))} | {_win(rows.get(LOOKAHEAD))} | "
+                   f"{_win(vs.get((LOOKAHEAD, STRONGEST)))} | {_win(vs.get((LOOKAHEAD, LEARNED)))} |")
     out += ["", "Play in mirror games (`canasta-lab profile V -s reference -s expert --mirror`): hands a game, turns "
             "a hand, the share of hands ended by going out, by the stock and by the turn cap, and canastas a side "
             "and hand (natural, mixed, wild, sevens):", "",

@@ -49,7 +49,16 @@ def cmd_learn(args: argparse.Namespace) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> None:
-    from sim.analysis.selfplay import install, provenance, train
+    from sim.analysis.selfplay import (
+        MARGIN_GAMES,
+        MARGIN_SEED,
+        MARGINS,
+        best_margin,
+        install,
+        provenance,
+        train,
+        try_margins,
+    )
     from strategies.knobs import family_of
 
     v = get_variant(args.variant)
@@ -58,6 +67,13 @@ def cmd_train(args: argparse.Namespace) -> None:
                        f"family {family_of(v.name)}")
     if not 0 <= args.explore < 1:
         raise CliError(f"--explore {args.explore}: give a share of the decisions, at least 0 and below 1")
+    try:
+        margins = tuple(float(x) for x in args.margins.split(","))
+    except ValueError:
+        margins = ()
+    if not margins or not all(0 <= m <= 1 for m in margins):
+        raise CliError(f"--margins {args.margins}: give margins between 0 and 1 (thousands of points), separated by "
+                       "commas, e.g. 0.1,0.2,0.3,0.5")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {args.out}: a file, not a folder; give a folder (new, or one a run of this command "
@@ -75,13 +91,25 @@ def cmd_train(args: argparse.Namespace) -> None:
           "`mean only` predicts the fitted rows' mean)")
     if args.install is not None:
         scope = args.install or v.name
-        path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command))
+        trials = try_margins(v.name, rounds[-1].net(), args.seed, margins, args.margin_games, not args.quiet)
+        print(f"the last round's network against expert on {args.margin_games:,} games a margin (deals of seed "
+              f"{MARGIN_SEED + args.seed}):")
+        for t in trials:
+            print(f"  margin {t.margin:g}: win rate {t.win_rate:.3f}, Elo {t.elo:+.1f} [{t.elo_low:+.1f}, "
+                  f"{t.elo_high:+.1f}]")
+        print(f"installed with margin {best_margin(trials):g}")
+        command += f" --install{' ' + args.install if args.install else ''}" + (
+            f" --margins {args.margins}" if margins != MARGINS else "") + (
+            f" --margin-games {args.margin_games}" if args.margin_games != MARGIN_GAMES else "")
+        path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command, trials))
         where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
         print(f"the network written to {path}: `learned` plays it {where}")
 
 
 def add(sub: argparse._SubParsersAction) -> None:
     """Add analyse, learn and train."""
+    from sim.analysis.selfplay import MARGIN_GAMES, MARGINS
+
     p = sub.add_parser("analyse", help="the value of each legal option at one decision of a transcript (or a position "
                                        "written by hand): mean hand margin and win chance over rollouts, best first")
     p.add_argument("transcript", nargs="?", help="a transcript written by `canasta-lab transcript`")
@@ -130,5 +158,10 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--install", nargs="?", const="", metavar="FAMILY",
                    help="write the last round's network, with its provenance, into strategies/learned_nets.py for the "
                         "preset (or, given its family's name, for every preset of the family without its own)")
+    p.add_argument("--margins", default=",".join(f"{m:g}" for m in MARGINS),
+                   help="with --install: the margins the last network is played at against expert before it is "
+                        "installed with the best (default %(default)s)")
+    p.add_argument("--margin-games", type=positive, default=MARGIN_GAMES,
+                   help="with --install: games against expert at each margin (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)

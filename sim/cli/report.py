@@ -84,6 +84,9 @@ def cmd_report(args: argparse.Namespace) -> None:
     from sim.report import studies as S
 
     names = list(S.STUDIES) if args.study == "all" else [S.get_study(args.study).__name__]
+    if args.from_records:
+        _from_records(args, names)
+        return
     plan, skipped = _plan(args, names)
     refuse_idle_seating(args, plan)
     for line in skipped:
@@ -97,6 +100,41 @@ def cmd_report(args: argparse.Namespace) -> None:
     for name, done in answers.items():
         if len(done) > 1:  # one view of how the answer changes across the presets asked
             _write_view(args, name, done, skipped)
+
+
+def _from_records(args: argparse.Namespace, names: list[str]) -> None:
+    """The view across presets and the cards written again from the answer records in the output folder, playing
+    no game: after the answers of some presets were played again (`report STUDY --variant PRESET --force`), the
+    view and the cards state the records as they now are."""
+    from sim.report import studies as S
+    from sim.report.answer import read_answers
+    from sim.report.knob_study import QUESTIONS as QUESTION_PARTS
+    from sim.rules import PRESETS
+
+    if names != ["across_variants"]:
+        raise CliError(f"--from-records writes the view across presets and the cards, not {args.study}: give "
+                       "`canasta-lab report across_variants --from-records`")
+    played = [f"--{k.replace('_', '-')}" for k in ("games", "check_games", "variants", "cache")
+              if getattr(args, k) is not None] + (["--rule"] if args.rule else [])
+    if played:
+        raise CliError(f"--from-records plays no game, so {played[0]} has nothing to act on; accepted with it: "
+                       "--out, --seed, --force")
+    folder = Path(args.out) / S.ANSWERS
+    asked = [(study, part.knob) for study in S.QUESTIONS for part in QUESTION_PARTS.get(study, ())]
+    answers = sorted((a for a in (read_answers(folder) if folder.is_dir() else []) if (a.study, a.knob) in asked),
+                     key=lambda a: asked.index((a.study, a.knob)))  # in the order across_variants asks them
+    if not answers:
+        raise CliError(f"--from-records: no answer records in {folder}; write them with `canasta-lab report "
+                       "across_variants` (or a question's report at each preset) first")
+    S.check_report_target(args.out, "across_variants", args.force)
+    skipped = [r for q in S.QUESTIONS for p in PRESETS if (r := S.why_not(q, p, ())) is not None]
+    view = S.across(answers, skipped, seed=args.seed)
+    view.meta["skipped"] = skipped
+    command = "canasta-lab report across_variants --from-records" + (
+        f" --out {args.out}" if args.out != REPORTS_DIR else "")
+    path = S.write_report(view, args.out, command, args.force)
+    print(f"# {view.title}\n\nwritten from {len(answers)} answer records in {folder}, no game played\n")
+    print(f"report: {path}; cards: {Path(args.out) / S.CARDS}/PRESET.md, one a preset\n")
 
 
 def _plan(args: argparse.Namespace, names: list[str]) -> tuple[list[Entry], list[str]]:
@@ -225,6 +263,9 @@ def add(sub: argparse._SubParsersAction) -> None:
                         "or all (default classic-4p; variant_balance: all). One report per preset, "
                         "reports/STUDY-PRESET.md (STUDY.md at classic-4p); a preset where the question does not "
                         "arise is refused, or skipped with a line when a group names it")
+    p.add_argument("--from-records", action="store_true",
+                   help="across_variants only: write the view across presets and the cards again from the answer "
+                        "records in the output folder (FOLDER/answers), playing no game")
     seating_option(p, Seating.REST.value, "how the swept player and its opponent share the sides")
     running_options(p, "replace an existing report of canasta-lab")
     p.set_defaults(func=cmd_report)

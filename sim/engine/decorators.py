@@ -24,8 +24,19 @@ def cached_jit(fn: Callable | None = None, **options: Any) -> Any:
 
 def process_jit(fn: Callable) -> Any:
     """numba's njit for a kernel made at run time over constants of this process (a training round's network,
-    strategies/learned.py): compiled here and never cached, as its constants are in no source file."""
-    return njit(fn)
+    strategies/learned.py): compiled here and never cached, as its constants are in no source file. Its games are
+    played in this process (sim.run.runner.iter_chunks): a worker process could not rebuild it."""
+    out = njit(fn)
+    setattr(out, PROCESS_LOCAL, True)
+    return out
+
+
+PROCESS_LOCAL = "_canasta_lab_process_local"  # the mark of a kernel only this process holds (process_jit)
+
+
+def process_local(fn: Any) -> bool:
+    """Whether `fn` is a kernel made by process_jit, which only this process can play."""
+    return bool(getattr(fn, PROCESS_LOCAL, False))
 
 
 def strategy_jit(fn: Callable | None = None, *, inline: str = "never") -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from sim.engine import layout as L
+from sim.engine.decorators import process_local
 from sim.rules import Variant, get_variant, pack
 from sim.run.stopping import start_worker
 from strategies import REGISTRY, StrategyChoice, StrategySpec, parse_strategy
@@ -324,10 +325,11 @@ def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, c
     prepare_jobs(jobs, in_workers(workers, scheduler, total))
     if total == 0:
         return
-    if scheduler is not None:
+    here = any(process_local(f) for job in jobs for f in job.functions())  # a kernel no worker could rebuild
+    if scheduler is not None and not here:
         yield from _on_dask(jobs, ranges, scheduler, chunk, want_hands, update)
         return
-    if not in_workers(workers, scheduler, total):
+    if here or not in_workers(workers, scheduler, total):
         for i, g0, n in ranges:
             yield from _in_process(i, jobs[i], g0, n, chunk, want_hands, update)
         return

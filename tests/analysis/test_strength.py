@@ -55,9 +55,24 @@ def test_only_is_refused_with_a_strategy_outside_the_library(cli):
     assert r.returncode == 2 and "--only nobody: give library strategies" in r.stderr
 
 
+def test_learned_is_measured_against_expert_and_search_against_learned_where_it_has_a_network():
+    """Beside its row against reference: learned against expert everywhere, search against learned only where a
+    network plays (elsewhere learned plays expert's games, which search already met)."""
+    assert strength.versus_pairs(["learned"], "classic-4p") == [("learned", "expert"), ("search", "learned")]
+    assert strength.versus_pairs(["learned"], "classic-2p") == [("learned", "expert")]
+    record = strength.measure("classic-4p", 2, 1, names=["learned"], games_for={"search": 2}, profile_games=0)
+    assert [(r["strategy"], r["against"], r["games"]) for r in record["versus"]] == [
+        ("learned", "expert", 2), ("search", "learned", 2)]
+    old = {"rows": [], "versus": [{"strategy": "search", "against": "expert", "games": 20},
+                                  {"strategy": "search", "against": "learned", "games": 20}], "seed": 1}
+    merged = strength.add_rows(old, record)
+    assert [(r["strategy"], r["against"], r["games"]) for r in merged["versus"]] == [
+        ("search", "expert", 20), ("learned", "expert", 2), ("search", "learned", 2)]
+
+
 def test_search_is_measured_against_expert_as_well():
     record = strength.measure("classic-2p", 2, 1, names=["search"], games_for={"search": 2}, profile_games=0)
-    (vs,) = record["versus"]
+    (vs,) = record["versus"]  # classic-2p: learned has no network there, so search does not meet it
     assert vs["strategy"] == "search" and vs["against"] == "expert" and vs["games"] == 2 and record["play"] == []
 
 
@@ -87,7 +102,8 @@ def test_the_committed_record_covers_every_preset_and_the_whole_library_and_the_
     for name, record in data["presets"].items():
         assert [r["strategy"] for r in record["rows"]] == strength.library_names(), name
         assert record["command"].startswith(f"canasta-lab strategies --measure {name} "), name
-        assert [r["against"] for r in record["versus"]] == ["expert"], name
+        pairs = {(r["strategy"], r["against"]) for r in record["versus"]}
+        assert pairs == set(strength.versus_pairs(strength.library_names(), name)), name
     docs = (ROOT / "docs" / "strategies.md").read_text()
     assert strength.markdown(data) in docs, "docs/strategies.md: paste `canasta-lab strategies --markdown`"
 

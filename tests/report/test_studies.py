@@ -5,6 +5,7 @@ bad input is refused in one line before any game."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,6 +16,8 @@ from sim import PRESETS, load
 from sim.cli import main
 from sim.report import say, studies
 from sim.run.store import RUN_FILE
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def draw_all(study: studies.Study) -> None:
@@ -27,10 +30,11 @@ def test_a_knob_study_plays_each_player_checked_and_answers_from_its_record(tmp_
     s = studies.freezing_the_pile(games=8, check_games=0, out=tmp_path, workers=1)
     (a,) = s.answers
     assert a.study == "freezing_the_pile" and a.knob == "freeze" and a.preset == "classic-4p" and a.default == "never"
-    assert [p.player for p in a.players] == ["baseline", "expert"] and a.settings == tuple(
+    name = _strong()
+    assert [p.player for p in a.players] == ["baseline", name] and a.settings == tuple(
         str(x) for x in studies.FREEZE_VALUES)
-    base, strong = s.tables["freeze_baseline"], s.tables["freeze_expert"]
-    assert base["setting"].tolist() == list(a.settings) and strong.attrs["opponent"] == "expert"
+    base, strong = s.tables["freeze_baseline"], s.tables[f"freeze_{name}"]
+    assert base["setting"].tolist() == list(a.settings) and strong.attrs["opponent"] == name
     assert base.set_index("setting").loc["never", "effect"] == 0 and base.set_index("setting").loc["never", "own_play"]
     assert say.verdict_sentence(a) in s.answer
     assert (tmp_path / "classic-4p" / "answers" / f"{a.key}.json").is_file()  # the record beside its games
@@ -38,12 +42,20 @@ def test_a_knob_study_plays_each_player_checked_and_answers_from_its_record(tmp_
     draw_all(s)
 
 
+def _strong(preset: str = "classic-4p") -> str:
+    """The strong player the studies check with at `preset`: the strength record's strongest fast player."""
+    from sim.report.knob_study import strong_player_at
+    from sim.rules import get_variant
+
+    return strong_player_at(get_variant(preset))
+
+
 def test_a_setting_the_strong_player_already_plays_is_its_own_play_never_a_measurement(tmp_path):
     s = studies.black_threes(games=8, check_games=0, out=tmp_path, workers=1)
-    expert = s.answers[0].player("expert")
-    own = [r for r in expert.rows if r.own_play]
-    assert [r.setting for r in own] == [expert.opponent_plays] == ["throw"]  # expert throws at Classic
-    assert "`expert` plays `hold_black3=throw` at classic-4p (its own play" in s.answer
+    strong = s.answers[0].player(_strong())
+    own = [r for r in strong.rows if r.own_play]
+    assert [r.setting for r in own] == [strong.opponent_plays] == ["throw"]  # expert throws at Classic
+    assert f"`{_strong()}` plays `hold_black3=throw` at classic-4p (its own play" in s.answer
 
 
 def test_a_knob_study_without_a_search_check_plays_no_search_game(tmp_path):
@@ -51,16 +63,17 @@ def test_a_knob_study_without_a_search_check_plays_no_search_game(tmp_path):
     assert s.answers[0].check is None and not list(tmp_path.rglob("*vs-search*"))
 
 
-def test_asking_study_answers_both_questions_with_expert_made_to_ask(tmp_path):
+def test_asking_study_answers_both_questions_with_the_strong_player_made_to_ask(tmp_path):
     s = studies.asking_to_go_out(games=4, check_games=0, out=tmp_path, workers=1)
     ask, answer = s.answers
     assert (ask.knob, answer.knob) == ("ask", "answer_max") and ask.question != answer.question
     # expert never asks, and its own answer (always no) would forbid every going out once asked: in the study
-    # the expert opponent answers as baseline does, so the default row is an even match, not a crippled one
-    strong = answer.player("expert")
-    assert strong.player == "expert:ask=always" and strong.opponent == "expert:ask=always,answer_max=100"
+    # the strong opponent answers as baseline does, so the default row is an even match, not a crippled one
+    name = _strong()
+    strong = answer.player(name)
+    assert strong.player == f"{name}:ask=always" and strong.opponent == f"{name}:ask=always,answer_max=100"
     assert strong.opponent_plays == "100" and strong.row("100").own_play and strong.row("100").share == 0.5
-    assert ask.player("expert").opponent == "expert:answer_max=100" and ask.player("expert").row("never").own_play
+    assert ask.player(name).opponent == f"{name}:answer_max=100" and ask.player(name).row("never").own_play
 
 
 def test_variant_balance_covers_every_preset_by_itself_with_three_players_each(tmp_path):
@@ -214,8 +227,9 @@ def test_your_own_strategy_plays_the_strategy_notebook_06_writes(tmp_path):
     knob = next(iter(scope["MY_GRID"]))
     name = scope["MY_STRATEGY"]
     assert s.tables[f"{knob}_{name}"]["setting"].tolist() == [str(x) for x in scope["MY_GRID"][knob]]
-    assert s.tables[f"{knob}_{name}_vs_expert"].attrs["opponent"] == "expert"
-    assert s.answers[0].players[1].opponent_plays == ""  # expert has no such knob: no row is its own play
+    strong = _strong()
+    assert s.tables[f"{knob}_{name}_vs_{strong}"].attrs["opponent"] == strong
+    assert s.answers[0].players[1].opponent_plays == ""  # the strong player has no such knob: no row is its own play
 
 
 def test_a_study_asked_again_plays_only_what_is_missing(tmp_path):
@@ -459,3 +473,37 @@ def test_a_studys_strong_player_is_the_strongest_fast_player_at_its_preset(monke
     assert PARTS[1].at(v).strong_player == "expert:ask=always"
     own = K.Part("freeze", ("never", 15), player="late-freeze", strong_player="late-freeze", strong_opponent="expert")
     assert own.at(v).strong_player == "late-freeze" and own.at(v).strong_opponent == "expert"
+
+
+def test_from_records_writes_the_view_and_the_cards_from_the_answer_records_without_a_game(tmp_path, capsys):
+    """After some presets' answers were played again, the view across presets and the cards state the records as
+    they are: written from FOLDER/answers, in the order across_variants asks the questions."""
+    import shutil
+
+    from sim.report.answer import read_answers
+
+    out = tmp_path / "reports"
+    shutil.copytree(ROOT / "reports" / "answers", out / "answers")
+    assert main(["report", "across_variants", "--from-records", "--out", str(out)]) == 0
+    text = (out / "across_variants.md").read_text()
+    assert f"Reproduce: `canasta-lab report across_variants --from-records --out {out}`" in text
+    records = [a for a in read_answers(out / "answers") if a.study in studies.QUESTIONS]
+    assert text.index("### Should I freeze the pile?") < text.index("### Hold black threes or throw them?")
+    for a in records:
+        card = (out / "cards" / f"{a.preset}.md").read_text()
+        assert a.question in card
+    assert "no game played" in capsys.readouterr().out
+    assert main(["report", "across_variants", "--from-records", "--out", str(out)]) == 2  # no --force: refused
+    assert "already exists" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["report", "freezing_the_pile", "--from-records"], "--from-records writes the view across presets and the cards"),
+    (["report", "across_variants", "--from-records", "--games", "10"], "--games has nothing to act on"),
+    (["report", "across_variants", "--from-records"], "no answer records in"),
+])
+def test_from_records_bad_input_is_one_line(tmp_path, capsys, args, says):
+    assert main([*args, "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
+    assert not (tmp_path / "o").exists()

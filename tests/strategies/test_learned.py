@@ -129,6 +129,39 @@ def test_install_writes_a_network_the_package_reads_back(tmp_path):
     assert ns["NETWORKS"]["classic"]["features"] == LN.FEATURE_LAYOUT
 
 
+def test_a_networks_margin_is_the_best_of_those_played_against_expert_on_deals_of_their_own():
+    """try_margins plays the round's network (a kernel only this process holds, so its games are played here, not in
+    workers) at each margin against expert on the deals of seed MARGIN_SEED + seed; the best is installed."""
+    model, _, _, _ = _fitted(2)
+    W = SP.export(model)
+    trials = SP.try_margins("classic-2p", W, 1, margins=(0.0, 1.0), games=300)
+    assert [t.margin for t in trials] == [0.0, 1.0] and all(t.games == 300 for t in trials)
+    assert SP.best_margin(trials) == max(trials, key=lambda t: t.elo).margin
+    assert SP.best_margin([SP.MarginTrial(0.3, 2, 0.5, 5.0, 0, 9), SP.MarginTrial(0.1, 2, 0.5, 5.0, 0, 9)]) == 0.1
+    assert SP.MARGIN_SEED + 1 not in (1, 2)  # never the strength record's deals
+
+
+def test_every_installed_network_plays_at_the_margin_measured_for_it():
+    from sim.rules import get_variant as gv
+
+    for scope in LN.NET_SCOPES:
+        prov = LN.NETWORKS[scope]["provenance"]
+        assert prov["margin"] == SP.best_margin([SP.MarginTrial(**t) for t in prov["margin_trials"]])
+        if scope in PRESETS:
+            assert REGISTRY["learned"].params(v=gv(scope))[LN.K_MARGIN] == prov["margin"]
+
+
+def test_a_network_without_a_measured_margin_is_refused(monkeypatch):
+    import base64
+
+    weights = base64.b64encode(np.zeros(LN.NW, "<f8").tobytes()).decode()
+    monkeypatch.setattr(LN, "NET_SCOPES", ("classic",))
+    monkeypatch.setattr(LN, "NETWORKS", {"classic": {"features": LN.FEATURE_LAYOUT, "weights": weights,
+                                                     "provenance": {"command": "canasta-lab train classic-4p"}}})
+    with pytest.raises(StrategyError, match="no margin measured for it; install it again: canasta-lab train"):
+        LN.check_networks()
+
+
 def test_a_network_of_another_feature_layout_is_refused(monkeypatch):
     monkeypatch.setattr(LN, "NET_SCOPES", ("classic",))
     monkeypatch.setattr(LN, "NETWORKS", {"classic": {"features": "0" * 16, "weights": "",
@@ -145,6 +178,8 @@ def test_the_feature_names_match_the_layout():
 def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--explore", "1.5")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--explore 1.5" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--margins", "0.1,x")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--margins 0.1,x" in r.stderr
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--install", "boat")
     assert r.returncode == 2 and "installed for classic-4p or for its family classic" in r.stderr
     f = tmp_path / "file"
