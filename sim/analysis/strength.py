@@ -27,7 +27,7 @@ REFERENCE = "reference"
 STRONGEST = "expert"  # the strongest fast player, which `search` is also measured against
 LOOKAHEAD = "search"
 LEARNED = "learned"  # the trained player, measured against STRONGEST as well, and `search` against it
-PROFILED = (REFERENCE, STRONGEST)  # played in mirror for the play statistics
+PROFILED = (REFERENCE, STRONGEST, LEARNED)  # played in mirror for the play statistics, where measured
 PROFILE_GAMES = 2000  # at most this many mirror games for the play statistics
 FIELDS = ("games", "win_rate", "win_low", "win_high", "margin", "margin_low", "margin_high", "elo", "elo_low",
           "elo_high")
@@ -50,10 +50,12 @@ def _row(name: str, c: Any) -> dict[str, Any]:
 def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | None = None,
             names: Sequence[str] | None = None, workers: int = 0, command: str = "",
             report: Callable[[str], None] | None = None, profile_games: int = PROFILE_GAMES) -> dict[str, Any]:
-    """Play each strategy against `reference` (`games` games, or `games_for[name]` for a slow one), `search`
-    also against `expert`, profile `reference` and `expert` in mirror play, and return the preset's record."""
+    """Play each strategy against `reference` (`games` games, or `games_for[name]` for a slow one), the pairs of
+    versus_pairs, profile PROFILED in mirror play (those named, when `names` are given), and return the preset's
+    record."""
     from sim.analysis.profile import profile
 
+    full = names is None
     names = list(names) if names is not None else library_names()
     games_for = dict(games_for or {})
     unknown = [n for n in [*names, *games_for] if n not in REGISTRY]
@@ -74,8 +76,10 @@ def measure(variant: str, games: int, seed: int, games_for: Mapping[str, int] | 
         if report is not None:
             report(f"{variant}: {player} against {against}: {line(versus[-1])}")
     play: list[dict[str, Any]] = []
-    if profile_games > 0:
-        df = profile(variant, list(PROFILED), min(games, profile_games), seed, mirror=True, workers=workers)
+    # the yardstick and the strongest heuristic always (deterministic: the same rows again), learned where measured
+    profiled = [n for n in PROFILED if n != LEARNED or full or n in names]
+    if profile_games > 0 and profiled:
+        df = profile(variant, profiled, min(games, profile_games), seed, mirror=True, workers=workers)
         for _, r in df.iterrows():
             play.append({"strategy": str(r["strategy"]), "games": int(r["games"]),
                          **{f: round(float(r[f]), 4) for f in PLAY_FIELDS}})
@@ -113,7 +117,10 @@ def add_rows(record: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
     extra = [a for a in record.get("added", []) if not set(a["strategies"]) & set(by_name(added))]
     new = {(r["strategy"], r["against"]) for r in added.get("versus", [])}
     versus = [r for r in record.get("versus", []) if (r["strategy"], r["against"]) not in new]
+    played = {r["strategy"] for r in added.get("play", [])}
+    play = [r for r in record.get("play", []) if r["strategy"] not in played] + list(added.get("play", []))
     return {**record, "rows": [rows[n] for n in order], "versus": versus + list(added.get("versus", [])),
+            "play": play,
             "added": extra + [{"strategies": [r["strategy"] for r in added["rows"]], "command": added["command"],
                                "code_version": added.get("code_version"), "seed": added["seed"]}]}
 
@@ -198,9 +205,9 @@ def markdown(data: dict[str, Any]) -> str:
         out.append(f"| {p} | " + " | ".join(_elo(rows.get(n)) for n in names)
                    + f" | {_elo(vs.get((LEARNED, STRONGEST)))} | {_win(rows.get(LOOKAHEAD))} | "
                    f"{_win(vs.get((LOOKAHEAD, STRONGEST)))} | {_win(vs.get((LOOKAHEAD, LEARNED)))} |")
-    out += ["", "Play in mirror games (`canasta-lab profile V -s reference -s expert --mirror`): hands a game, turns "
-            "a hand, the share of hands ended by going out, by the stock and by the turn cap, and canastas a side "
-            "and hand (natural, mixed, wild, sevens):", "",
+    out += ["", "Play in mirror games (`canasta-lab profile V -s reference -s expert -s learned --mirror`): hands a "
+            "game, turns a hand, the share of hands ended by going out, by the stock and by the turn cap, and "
+            "canastas a side and hand (natural, mixed, wild, sevens):", "",
             "| preset | player | hands a game | turns a hand | out | stock | cap | natural | mixed | wild | sevens |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for p in presets:

@@ -97,7 +97,7 @@ def _measure(args: argparse.Namespace) -> None:
         command = strength.command_line(name, args.games, args.seed, games_for, only)
         record = strength.measure(name, args.games, args.seed, games_for, names=only or None, workers=args.workers,
                                   command=command, report=lambda text: print(text, flush=True),
-                                  profile_games=0 if only else strength.PROFILE_GAMES)
+                                  profile_games=strength.PROFILE_GAMES)
         if only:
             record = strength.add_rows(strength.record_for(data, name), record)
         records.append(record)

@@ -107,9 +107,7 @@ def _from_records(args: argparse.Namespace, names: list[str]) -> None:
     no game: after the answers of some presets were played again (`report STUDY --variant PRESET --force`), the
     view and the cards state the records as they now are."""
     from sim.report import studies as S
-    from sim.report.answer import read_answers
-    from sim.report.knob_study import QUESTIONS as QUESTION_PARTS
-    from sim.rules import PRESETS
+    from sim.report.across_variants import from_records
 
     if names != ["across_variants"]:
         raise CliError(f"--from-records writes the view across presets and the cards, not {args.study}: give "
@@ -120,16 +118,12 @@ def _from_records(args: argparse.Namespace, names: list[str]) -> None:
         raise CliError(f"--from-records plays no game, so {played[0]} has nothing to act on; accepted with it: "
                        "--out, --seed, --force")
     folder = Path(args.out) / S.ANSWERS
-    asked = [(study, part.knob) for study in S.QUESTIONS for part in QUESTION_PARTS.get(study, ())]
-    answers = sorted((a for a in (read_answers(folder) if folder.is_dir() else []) if (a.study, a.knob) in asked),
-                     key=lambda a: asked.index((a.study, a.knob)))  # in the order across_variants asks them
-    if not answers:
-        raise CliError(f"--from-records: no answer records in {folder}; write them with `canasta-lab report "
-                       "across_variants` (or a question's report at each preset) first")
+    try:
+        view = from_records(folder, args.seed)
+    except ValueError as e:
+        raise CliError(f"--from-records: {e}") from None
     S.check_report_target(args.out, "across_variants", args.force)
-    skipped = [r for q in S.QUESTIONS for p in PRESETS if (r := S.why_not(q, p, ())) is not None]
-    view = S.across(answers, skipped, seed=args.seed)
-    view.meta["skipped"] = skipped
+    answers = view.answers
     command = "canasta-lab report across_variants --from-records" + (
         f" --out {args.out}" if args.out != REPORTS_DIR else "")
     path = S.write_report(view, args.out, command, args.force)

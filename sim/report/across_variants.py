@@ -68,3 +68,26 @@ def across_variants(games: int | None = None, seed: int = SEED, check_games: int
     view.meta["skipped"] = skipped
     view.meta["studies"] = played  # each question's own study at each preset, which `report` writes beside the view
     return view
+
+
+def from_records(folder: str | Path | None = None, seed: int = SEED) -> Study:
+    """The view across presets from the answer records of `folder` (default: the checkout's committed
+    reports/answers/), playing no game: after some presets' answers were played again, the view and the cards state
+    the records as they now are. The records are put in the order across_variants asks the questions."""
+    from sim.report.answer import answers as read_records
+    from sim.report.answer import read_answers
+    from sim.report.knob_study import QUESTIONS as PARTS
+    from sim.report.presets import why_not
+    from sim.rules import PRESETS
+
+    asked = [(study, part.knob) for study in QUESTIONS for part in PARTS.get(study, ())]
+    found = read_records() if folder is None else (read_answers(folder) if Path(folder).is_dir() else [])
+    answers = sorted((a for a in found if (a.study, a.knob) in asked), key=lambda a: asked.index((a.study, a.knob)))
+    if not answers:
+        where = folder if folder is not None else "reports/answers"
+        raise ValueError(f"no answer records in {where}; write them with `canasta-lab report across_variants` (or a "
+                         "question's report at each preset) first")
+    skipped = [r for q in QUESTIONS for p in PRESETS if (r := why_not(q, p, ())) is not None]
+    view = across(answers, skipped, seed=seed)
+    view.meta["skipped"] = skipped
+    return view

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from sim.report.across import ACROSS, CARDS, across, card_markdown, write_cards
 from sim.report.across_variants import QUESTIONS, across_variants
+from sim.report.across_variants import from_records as across_from_records
 from sim.report.answer import Answer, Verdict, read_answer, read_answers, write_answer
 from sim.report.asking_to_go_out import ANSWER_VALUES, ASK_VALUES, BASELINE_ANSWER, asking_to_go_out
 from sim.report.black_threes import BLACK3_VALUES, black_threes
@@ -39,7 +40,7 @@ from sim.report.common import (
     setup,
 )
 from sim.report.freezing_the_pile import FREEZE_VALUES, freezing_the_pile
-from sim.report.knob_study import ANSWERS, Part, knob_study
+from sim.report.knob_study import ANSWERS, Part, knob_study, strong_player_at
 from sim.report.presets import PRESET_STUDIES, choose_presets, parts_of, why_not
 from sim.report.reports import REPORT, check_report_target, report_markdown, report_tables, write_report
 from sim.report.taking_the_pile import MIN_PILE_VALUES, taking_the_pile
@@ -56,7 +57,9 @@ __all__ = [
     "FULL_GAMES", "GAMES_ENV", "LEAD_OUT", "MIN_PILE_VALUES", "NOTEBOOKS", "OUT_ENV", "OWN_NOTEBOOK", "OWN_TAG",
     "PRESET_STUDIES",
     "REPORT", "REPORT_MARK", "SEED", "STUDIES", "VARIANT", "Headline", "NotApplicable", "Part", "Setup", "Study",
-    "RulesError", "across", "across_variants", "asking_to_go_out", "choose_presets", "parts_of", "why_not",
+    "RulesError", "across", "across_from_records", "strong_player", "across_variants", "asking_to_go_out",
+    "choose_presets",
+    "parts_of", "why_not",
     "balance_row", "black_threes", "cache_dir", "cached", "check_games_for", "check_report_target",
     "distinct_games", "freezing_the_pile", "games_from_env", "get_study", "knob_study", "own_strategy_cell",
     "report_markdown", "report_tables", "setup", "taking_the_pile", "variant_balance", "write_report",
@@ -90,4 +93,11 @@ def get_study(name: str) -> Callable[..., Study]:
 
 # --- reports -------------------------------------------------------------------------------------------
 
+
+def strong_player(preset: str) -> str:
+    """The player the studies check every answer with at `preset`, beside `baseline`: the strongest fast player of
+    the strength record there (`expert`, or `learned` where its network measured above it)."""
+    from sim.rules import get_variant
+
+    return strong_player_at(get_variant(preset))
 

@@ -64,10 +64,12 @@ def test_learned_is_measured_against_expert_and_search_against_learned_where_it_
     assert [(r["strategy"], r["against"], r["games"]) for r in record["versus"]] == [
         ("learned", "expert", 2), ("search", "learned", 2)]
     old = {"rows": [], "versus": [{"strategy": "search", "against": "expert", "games": 20},
-                                  {"strategy": "search", "against": "learned", "games": 20}], "seed": 1}
-    merged = strength.add_rows(old, record)
+                                  {"strategy": "search", "against": "learned", "games": 20}], "seed": 1,
+           "play": [{"strategy": "reference"}, {"strategy": "expert"}, {"strategy": "learned", "games": 9}]}
+    merged = strength.add_rows(old, {**record, "play": [{"strategy": "learned", "games": 2}]})
     assert [(r["strategy"], r["against"], r["games"]) for r in merged["versus"]] == [
         ("search", "expert", 20), ("learned", "expert", 2), ("search", "learned", 2)]
+    assert merged["play"] == [{"strategy": "reference"}, {"strategy": "expert"}, {"strategy": "learned", "games": 2}]
 
 
 def test_search_is_measured_against_expert_as_well():
@@ -102,6 +104,7 @@ def test_the_committed_record_covers_every_preset_and_the_whole_library_and_the_
     for name, record in data["presets"].items():
         assert [r["strategy"] for r in record["rows"]] == strength.library_names(), name
         assert record["command"].startswith(f"canasta-lab strategies --measure {name} "), name
+        assert [r["strategy"] for r in record["play"]] == list(strength.PROFILED), name
         pairs = {(r["strategy"], r["against"]) for r in record["versus"]}
         assert pairs == set(strength.versus_pairs(strength.library_names(), name)), name
     docs = (ROOT / "docs" / "strategies.md").read_text()
