@@ -117,6 +117,13 @@ def best_margin(trials: list[MarginTrial]) -> float:
     return max(trials, key=lambda t: (t.elo, -t.margin)).margin
 
 
+def installable(trials: list[MarginTrial]) -> bool:
+    """A network is installed only where its best margin beat expert beyond chance (the lower end of its 95%
+    interval above 0): one that merely draws would change every answer's check player for nothing shown."""
+    best = max(trials, key=lambda t: (t.elo, -t.margin))
+    return best.elo_low > 0
+
+
 def margins(out_h: np.ndarray, nsides: int) -> dict[tuple[int, int], np.ndarray]:
     """(game, hand) -> each side's hand margin: its hand score less the best other side's."""
     tot = out_h[:, L.H_COMP + np.arange(nsides) * L.NC + L.C_TOTAL].astype(np.float64)

@@ -216,7 +216,7 @@ def markdown(data: dict[str, Any]) -> str:
                        f"{r['ended_out']:.3f} | {r['ended_stock']:.3f} | {r['ended_cap']:.3f} | "
                        f"{r['natural_canastas']:.3f} | {r['mixed_canastas']:.3f} | {r['wild_canastas']:.3f} | "
                        f"{r['sevens_canastas']:.3f} |")
-    out += ["", "Measured by:", ""]
+    out += ["", *networks_markdown(data), "", "Measured by:", ""]
     for p in presets:
         rec = data["presets"][p]
         cv = rec.get("code_version") or {}
@@ -226,6 +226,33 @@ def markdown(data: dict[str, Any]) -> str:
         for a in rec.get("added", []):
             out.append(f"  * {', '.join(f'`{n}`' for n in a['strategies'])}: `{a['command']}`")
     return "\n".join(out) + "\n"
+
+
+def networks_markdown(data: dict[str, Any]) -> list[str]:
+    """The table of `learned`'s networks: how each was trained (its provenance) and what it measured where it plays
+    (the strength record), so that what docs/strategies.md says of a network is the file's, never typed."""
+    from strategies.learned_nets import NETWORKS
+
+    out = [f"`{LEARNED}`'s networks (`strategies/learned_nets.py`): each one round of self-play (`canasta-lab train`),"
+           " its held-out loss beside the mean's, `margin` chosen against `expert` on 2,000 games a margin (deals of "
+           f"seed 1001, Elo), and at its preset `{LEARNED}` against `{STRONGEST}` and `{data['reference']}` (Elo, the "
+           f"record's seed; `{STRONGEST}`'s against `{data['reference']}` in brackets) and `{LOOKAHEAD}`'s win rate "
+           f"against it:", "",
+           "| network | command | rows | CPU s | held-out loss (mean only) | Elo against `expert` by margin | margin |"
+           f" `{LEARNED}` vs `{STRONGEST}` | `{LEARNED}` vs `{data['reference']}` (`{STRONGEST}`'s) | "
+           f"`{LOOKAHEAD}` vs `{LEARNED}` |", "|---" * 10 + "|"]
+    for scope in sorted(NETWORKS):
+        prov = NETWORKS[scope]["provenance"]
+        rec = data["presets"].get(scope, {})
+        rows = by_name(rec)
+        vs = {(r["strategy"], r.get("against")): r for r in rec.get("versus", [])}
+        trials = ", ".join(f"{t['margin']:g}: {t['elo']:+.1f}" for t in prov["margin_trials"])
+        cpu = sum(r["cpu_seconds"] for r in prov["rounds"])
+        out.append(f"| {scope} | `{prov['command']}` | {prov['rows']:,} | {cpu:.0f} | {prov['held_out_loss']:.3f} "
+                   f"({prov['held_out_base']:.3f}) | {trials} | {prov['margin']:g} | "
+                   f"{_elo(vs.get((LEARNED, STRONGEST)))} | {_elo(rows.get(LEARNED))} ({_elo(rows.get(STRONGEST))}) | "
+                   f"{_win(vs.get((LOOKAHEAD, LEARNED)))} |")
+    return out
 
 
 def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = ()) -> str:

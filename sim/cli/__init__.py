@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     try:
-        args.func(args)
+        code = args.func(args)  # a command whose work ended without its result (train's network not installed): 1
     except (RulesError, StrategyError, CliError, ResultsError, ValueError) as exc:
         print(f"canasta-lab: error: {exc}", file=sys.stderr)
         return 2
@@ -77,4 +77,4 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
-    return 0
+    return code or 0

@@ -48,13 +48,17 @@ def cmd_learn(args: argparse.Namespace) -> None:
         print(f"training data and provenance: {save(r, args.out)}")
 
 
-def cmd_train(args: argparse.Namespace) -> None:
+NOT_INSTALLED = 1  # train's exit status when --install found no margin at which the network beats expert
+
+
+def cmd_train(args: argparse.Namespace) -> int:
     from sim.analysis.selfplay import (
         MARGIN_GAMES,
         MARGIN_SEED,
         MARGINS,
         best_margin,
         install,
+        installable,
         provenance,
         train,
         try_margins,
@@ -97,13 +101,20 @@ def cmd_train(args: argparse.Namespace) -> None:
         for t in trials:
             print(f"  margin {t.margin:g}: win rate {t.win_rate:.3f}, Elo {t.elo:+.1f} [{t.elo_low:+.1f}, "
                   f"{t.elo_high:+.1f}]")
-        print(f"installed with margin {best_margin(trials):g}")
+        best = next(t for t in trials if t.margin == best_margin(trials))
+        if not installable(trials):
+            print(f"not installed: at no margin did the network beat expert beyond chance (best: margin "
+                  f"{best.margin:g}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, {best.elo_high:+.1f}]); its rounds stay "
+                  f"in {out}")
+            return NOT_INSTALLED
+        print(f"installed with margin {best.margin:g}")
         command += f" --install{' ' + args.install if args.install else ''}" + (
             f" --margins {args.margins}" if margins != MARGINS else "") + (
             f" --margin-games {args.margin_games}" if args.margin_games != MARGIN_GAMES else "")
         path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command, trials))
         where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
         print(f"the network written to {path}: `learned` plays it {where}")
+    return 0
 
 
 def add(sub: argparse._SubParsersAction) -> None:

@@ -141,6 +141,16 @@ def test_a_networks_margin_is_the_best_of_those_played_against_expert_on_deals_o
     assert SP.MARGIN_SEED + 1 not in (1, 2)  # never the strength record's deals
 
 
+def test_a_network_is_installed_only_where_its_best_margin_beat_expert_beyond_chance():
+    """pennies-6p's network (best +9.7 [-1.3, +20.8]) and buraco-2p's (+4.2 [-7.6, +16.0]) were not installed."""
+    assert SP.installable([SP.MarginTrial(0.2, 2000, 0.53, 19.5, 8.8, 30.2), SP.MarginTrial(0.5, 2000, 0.5, 3, -1, 7)])
+    assert not SP.installable([SP.MarginTrial(0.5, 2000, 0.51, 9.7, -1.3, 20.8),
+                               SP.MarginTrial(0.3, 2000, 0.49, -9.7, -20, 1)])
+    for scope in LN.NET_SCOPES:
+        trials = [SP.MarginTrial(**t) for t in LN.NETWORKS[scope]["provenance"]["margin_trials"]]
+        assert SP.installable(trials), scope
+
+
 def test_every_installed_network_plays_at_the_margin_measured_for_it():
     from sim.rules import get_variant as gv
 
