@@ -47,11 +47,17 @@ def test_the_heuristic_family_shares_one_knob_vector_without_overlap():
 @pytest.mark.parametrize("name", sorted(BUILT_IN))
 def test_every_built_in_strategys_knob_slots_are_unique_and_below_the_user_slots(name):
     """Below USER_SLOT0, where a user strategy's own begin; search's and learned's own lie above, as their rollout
-    player's or teacher's knob vector takes the slots below (and no user strategy may build on them)."""
+    player's or teacher's knob vector takes the slots below (and no user strategy may build on them). learned
+    carries its teacher's knobs (expert's) in expert's own slots."""
     slots = [k.slot for k in REGISTRY[name].knobs]
     assert len(slots) == len(set(slots))
-    if name in ("search", "learned"):  # the player they complete their vector with takes the slots below
+    if name == "search":  # the rollout player's vector, completed at the variant, takes the slots below
         assert all(USER_SLOT0 <= s < C.NPRM for s in slots)
+    elif name == "learned":
+        teacher = {k.name: k.slot for k in REGISTRY["expert"].knobs}
+        own = [k for k in REGISTRY[name].knobs if k.name not in teacher]
+        assert own and all(USER_SLOT0 <= k.slot < C.NPRM for k in own)
+        assert {k.name: k.slot for k in REGISTRY[name].knobs if k.name in teacher} == teacher
     else:
         assert all(0 <= s < USER_SLOT0 for s in slots)
     assert USER_SLOT0 < C.NPRM
