@@ -16,9 +16,15 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.engine.decorators import process_local
+from sim.engine.sources import source_hash
 from sim.rules import Variant, get_variant, pack
 from sim.run.stopping import start_worker
 from strategies import REGISTRY, StrategyChoice, StrategySpec, parse_strategy
+
+# the engine's and the strategies' sources as this process imported them (just above): a worker process imports them
+# anew, so a source edited while a run goes on (a network installed into strategies/learned_nets.py, whose `net` knob
+# is an index into the networks' list) would have it play other code than the run's own process chose its knobs for
+SOURCES_AT_IMPORT = source_hash()
 
 
 class EngineError(RuntimeError):
@@ -36,6 +42,7 @@ class Job:
     # each deal once, on its base seating: the run's game k is deal k (the engine's game k * sides). With one
     # strategy on every seat the other rotations of a duplicate deal replay the same game
     one_rotation: bool = False
+    sources: str = ""  # SOURCES_AT_IMPORT of the process that made the job: a worker that imported others refuses it
 
     @property
     def rotations(self) -> int:
@@ -162,7 +169,7 @@ def make_job(variant: str | Variant, strategies: Sequence[str | StrategySpec | S
     if len(chosen) > v.players:
         raise ValueError(f"{v.name} has {v.players} seats; give 1 to {v.players} strategies, not {len(chosen)}")
     whole_number("seed", seed, minimum=0)
-    job = Job(v, chosen, int(seed), check, one_rotation)
+    job = Job(v, chosen, int(seed), check, one_rotation, SOURCES_AT_IMPORT)
     function_table(job.functions())  # refuses more strategy functions than the engine has slots for
     return job
 
@@ -195,6 +202,10 @@ def run_chunk(job: Job, g0: int, n: int, want_hands: bool) -> tuple[np.ndarray, 
     from sim.engine.game import play_batch_nb
     from sim.engine.state import new_state
 
+    if job.sources and job.sources != SOURCES_AT_IMPORT:
+        raise EngineError(f"the engine's or the strategies' sources changed while this run was going: its process "
+                          f"imported version {job.sources}, this worker {SOURCES_AT_IMPORT}; start the run again, "
+                          "once the sources are as they should be")
     R = pack(job.variant)
     S = new_state(R)
     seat_fns, prm = job.seat_tables()

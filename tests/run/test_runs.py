@@ -240,3 +240,18 @@ def test_force_replaces_a_results_file_of_an_earlier_version_but_no_other_file(t
     with pytest.raises(ResultsError, match="replaces only a results file of canasta-lab"):
         play("classic-2p", ["baseline", "random"], 20, 1, out=mine, force=True)
     assert mine.read_bytes() == b"precious"
+
+
+def test_a_worker_that_imported_other_sources_than_the_runs_process_refuses_its_games():
+    """A source edited while a run goes on (a network installed into strategies/learned_nets.py, whose `net` is an
+    index into the networks' list) would have a worker, which imports the sources anew, play other code than the
+    run's own process chose the knobs for: the worker refuses, in one line."""
+    from dataclasses import replace
+
+    from sim.run.runner import SOURCES_AT_IMPORT, EngineError, make_job, run_chunk
+
+    job = make_job("classic-2p", ["baseline", "random"], 1)
+    assert job.sources == SOURCES_AT_IMPORT
+    assert len(run_chunk(job, 0, 2, False)[0]) == 2
+    with pytest.raises(EngineError, match="sources changed while this run was going"):
+        run_chunk(replace(job, sources="0" * 16), 0, 2, False)
