@@ -113,15 +113,19 @@ def try_margins(variant: str, W: np.ndarray, seed: int, margins: tuple[float, ..
     return trials
 
 
+def best_trial(trials: list[MarginTrial]) -> MarginTrial:
+    """The trial of the highest Elo against expert (the smaller margin on a tie)."""
+    return max(trials, key=lambda t: (t.elo, -t.margin))
+
+
 def best_margin(trials: list[MarginTrial]) -> float:
-    return max(trials, key=lambda t: (t.elo, -t.margin)).margin
+    return best_trial(trials).margin
 
 
 def installable(trials: list[MarginTrial]) -> bool:
     """A network is installed only where its best margin beat expert beyond chance (the lower end of its 95%
     interval above 0): one that merely draws would change every answer's check player for nothing shown."""
-    best = max(trials, key=lambda t: (t.elo, -t.margin))
-    return best.elo_low > 0
+    return best_trial(trials).elo_low > 0
 
 
 def margins(out_h: np.ndarray, nsides: int) -> dict[tuple[int, int], np.ndarray]:

@@ -153,8 +153,10 @@ def record_for(data: dict[str, Any] | None, variant: str) -> dict[str, Any] | No
 def is_fast(name: str) -> bool:
     """A player that decides without looking ahead (no rollouts): fast enough to check an answer at thousands of
     games a setting."""
+    from strategies.search import rollout_player
+
     spec = REGISTRY.get(name)
-    return spec is not None and name != LOOKAHEAD and all(k.name != "rollout" for k in spec.knobs)
+    return spec is not None and rollout_player(spec.choice()) is None
 
 
 def strongest_fast(record: dict[str, Any] | None) -> str:

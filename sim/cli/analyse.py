@@ -56,7 +56,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         MARGIN_GAMES,
         MARGIN_SEED,
         MARGINS,
-        best_margin,
+        best_trial,
         install,
         installable,
         provenance,
@@ -101,7 +101,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         for t in trials:
             print(f"  margin {t.margin:g}: win rate {t.win_rate:.3f}, Elo {t.elo:+.1f} [{t.elo_low:+.1f}, "
                   f"{t.elo_high:+.1f}]")
-        best = next(t for t in trials if t.margin == best_margin(trials))
+        best = best_trial(trials)
         if not installable(trials):
             print(f"not installed: at no margin did the network beat expert beyond chance (best: margin "
                   f"{best.margin:g}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, {best.elo_high:+.1f}]); its rounds stay "

@@ -45,16 +45,8 @@ def across_variants(games: int | None = None, seed: int = SEED, check_games: int
     unknown = [q for q in names if q not in QUESTIONS]
     if unknown:
         raise ValueError(f"unknown question {unknown[0]!r}; accepted: {', '.join(QUESTIONS)}")
-    plan: list[tuple[str, str]] = []
-    skipped: list[str] = []
     chosen = choose_presets("across_variants", text, rules)[0]  # every preset named; the questions pick theirs
-    for q in names:
-        for p in chosen:
-            reason = why_not(q, p, rules)
-            if reason is None:
-                plan.append((q, p))
-            else:
-                skipped.append(reason)
+    plan, skipped = _plan(names, chosen, rules)
     answers = []
     played: list[Study] = []
     for q, preset in plan:
@@ -70,6 +62,21 @@ def across_variants(games: int | None = None, seed: int = SEED, check_games: int
     return view
 
 
+def _plan(questions: Sequence[str], presets: Sequence[str], rules: Sequence[str]) -> tuple[list[tuple[str, str]],
+                                                                                          list[str]]:
+    """(question, preset) wherever a question arises, and the line saying why of every pair where it does not."""
+    plan: list[tuple[str, str]] = []
+    skipped: list[str] = []
+    for q in questions:
+        for p in presets:
+            reason = why_not(q, p, rules)
+            if reason is None:
+                plan.append((q, p))
+            else:
+                skipped.append(reason)
+    return plan, skipped
+
+
 def from_records(folder: str | Path | None = None, seed: int = SEED) -> Study:
     """The view across presets from the answer records of `folder` (default: the checkout's committed
     reports/answers/), playing no game: after some presets' answers were played again, the view and the cards state
@@ -77,7 +84,6 @@ def from_records(folder: str | Path | None = None, seed: int = SEED) -> Study:
     from sim.report.answer import answers as read_records
     from sim.report.answer import read_answers
     from sim.report.knob_study import QUESTIONS as PARTS
-    from sim.report.presets import why_not
     from sim.rules import PRESETS
 
     asked = [(study, part.knob) for study in QUESTIONS for part in PARTS.get(study, ())]
@@ -87,7 +93,7 @@ def from_records(folder: str | Path | None = None, seed: int = SEED) -> Study:
         where = folder if folder is not None else "reports/answers"
         raise ValueError(f"no answer records in {where}; write them with `canasta-lab report across_variants` (or a "
                          "question's report at each preset) first")
-    skipped = [r for q in QUESTIONS for p in PRESETS if (r := why_not(q, p, ())) is not None]
+    skipped = _plan(list(QUESTIONS), list(PRESETS), ())[1]
     view = across(answers, skipped, seed=seed)
     view.meta["skipped"] = skipped
     return view

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from sim.analysis.strength import LEARNED
 from sim.report.answer import POWER, RARE, Answer, Player, Row, Verdict
 
 BETTER, WORSE, SAME, DEFAULT = "better than the default", "worse than the default", "no clear difference", "the default"
@@ -37,7 +38,6 @@ GLOSSARY = (
 )
 
 
-LEARNED = "learned"
 LEARNED_NOTE = ("`learned` carries `expert`'s knobs: the knob set on it changes the choice of `expert`, its teacher, "
                 "and it plays that choice except where its network expects another option to do better by its "
                 "margin (docs/strategies.md, \"The learned player\").")
