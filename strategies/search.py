@@ -11,8 +11,10 @@ of several noisy means without that test made it weaker (docs/strategies.md). Ev
 samples, options PRUNE_Z standard errors behind the leader are dropped. Discards of two cards of one
 rank class lead to the same games (suits never matter in Classic's rank melds): one is played out.
 
-The rollouts never ask `search` itself: their function table holds only the baseline kernel. Cost:
-samples x options rollouts, each the rest of a hand (docs/strategies.md, "The search player").
+The rollouts never ask `search` itself: their function table holds the heuristics' kernel and `learned`'s
+(`rollout=learned`, issue 37: expert iteration's lookahead on top of the learned player). Cost: samples x options
+rollouts, each the rest of a hand (docs/strategies.md, "The search player"); a `learned` rollout costs about six
+heuristic ones where a network plays.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ from sim.engine.planning import (
 
 from .heuristic import heuristic_decide_nb
 from .knobs import NPRM, USER_SLOT0, KnobTable
+from .learned import KNOBS as LEARNED_KNOBS
+from .learned import learned_decide_nb
 from .registry import REGISTRY, StrategyChoice, StrategySpec, register
 
 DEFAULT_SAMPLES = 48
@@ -60,15 +64,23 @@ PRUNE_EVERY = 8  # samples between two looks at the options still played out
 PRUNE_Z = 3.0  # an option this many standard errors behind the leader is played out no more
 MIN_CAPPED = 2  # samples every live option gets whatever the rollout budget (a paired variance needs two)
 SEED_SHIFT = 16  # a sample's seed: the decision's random word, then the sample's number below it (< 2**16)
-# The rollout player is one of the library's heuristics (one kernel, other knobs): its knob vector, at the
-# variant played, fills slots 0 to USER_SLOT0 - 1 of search's own (`complete`), and search's knobs follow.
-ROLLOUTS = ("baseline", "expert", "aggressive", "pile-hoarder", "freezer", "cautious")
+# The rollout player is one of the library's heuristics (one kernel, other knobs) or `learned` (its own kernel): its
+# knob vector at the variant played fills slots 0 to USER_SLOT0 - 1 of search's own (`complete`), search's knobs
+# follow, and the rollout player's own knobs (learned's network and margin, which sit where search's do in its own
+# vector) are kept above them, from ROLLOUT_OWN, and moved back into place for the rollouts (rollout_knobs_nb).
+ROLLOUTS = ("baseline", "expert", "aggressive", "pile-hoarder", "freezer", "cautious", "learned")
 DEFAULT_ROLLOUT = "baseline"
+FN_HEURISTIC = 0  # the rollout table's slot of the heuristics' kernel
+FN_LEARNED = 1  # and of learned's
+ROLLOUT_FN = np.array([FN_LEARNED if name == "learned" else FN_HEURISTIC for name in ROLLOUTS], np.int64)
 rollout_policy = function_value(heuristic_decide_nb)
-assert MAXF == 4, "the rollout table below lists MAXF copies of the policy"
+learned_policy = function_value(learned_decide_nb)
+assert MAXF == 4, "the rollout tables below list MAXF functions"
+ROLLOUT_OWN = USER_SLOT0 + 8  # the rollout player's own knobs (slots USER_SLOT0 and up of its vector) from here
+assert LEARNED_KNOBS.next <= USER_SLOT0 + NPRM - ROLLOUT_OWN, "learned's own knobs must fit above search's"
 
 # search's own knobs, above the rollout player's (its kernel reads no other)
-KNOBS = KnobTable(first=USER_SLOT0, end=NPRM)
+KNOBS = KnobTable(first=USER_SLOT0, end=ROLLOUT_OWN)
 K_SAMPLES = KNOBS.knob(
     "samples", 1, MAX_SAMPLES, DEFAULT_SAMPLES,
     "hidden-card samples per decision; each option is played out once on each (the cost grows "
@@ -95,16 +107,35 @@ def rollout_player(choice: StrategyChoice) -> str | None:
     return ROLLOUTS[int(choice.knob_values()["rollout"])]
 
 
+def rollout_fn(name: str) -> int:
+    """The slot of the rollout table (FN_HEURISTIC, FN_LEARNED) whose kernel plays rollout player `name`."""
+    return int(ROLLOUT_FN[ROLLOUTS.index(name)])
+
+
 def complete_rollout(p: np.ndarray, v) -> None:
-    """Slots below USER_SLOT0 take the rollout player's knob vector at v (its family's defaults there)."""
-    p[:USER_SLOT0] = REGISTRY[ROLLOUTS[int(p[K_ROLLOUT])]].params(v=v)[:USER_SLOT0]
+    """Slots below USER_SLOT0 take the rollout player's knob vector at v (its family's defaults there), and slots
+    from ROLLOUT_OWN its own knobs (learned's network and margin at v)."""
+    q = REGISTRY[ROLLOUTS[int(p[K_ROLLOUT])]].params(v=v)
+    p[:USER_SLOT0] = q[:USER_SLOT0]
+    p[ROLLOUT_OWN:] = q[USER_SLOT0:USER_SLOT0 + NPRM - ROLLOUT_OWN]
 
 
 @cached_jit
-def seat_policy_nb(S, knobs):
-    """Every seat of S plays the rollout policy (slot 0 of the table), with no base strategy."""
+def rollout_knobs_nb(prm):
+    """The rollout player's knob vector inside search's: slots below USER_SLOT0 as they are, its own knobs moved back
+    from ROLLOUT_OWN to USER_SLOT0 (a heuristic reads none of them; learned reads its network and margin there)."""
+    knobs = prm.copy()
+    own = NPRM - ROLLOUT_OWN
+    knobs[USER_SLOT0:USER_SLOT0 + own] = prm[ROLLOUT_OWN:]
+    knobs[USER_SLOT0 + own:] = 0.0
+    return knobs
+
+
+@cached_jit
+def seat_policy_nb(S, knobs, fn):
+    """Every seat of S plays the rollout table's function fn (FN_HEURISTIC, FN_LEARNED), with no base strategy."""
     for q in range(MAXP):
-        S.hand[q, HC_FN] = 0
+        S.hand[q, HC_FN] = fn
         S.hand[q, HC_FNB] = -1
         S.prm[q, :] = knobs
 
@@ -201,14 +232,19 @@ def best_option_nb(m, samples, alive, pol, n, confidence):
 
 @cached_jit
 def search_decide_nb(R, obs, opts, n, prm):
-    """Lookahead on top of the rollout player (one of ROLLOUTS, `baseline` by default): every option, or one discard of
+    """Lookahead on top of the rollout player (one of ROLLOUTS, `baseline` by default; `learned` plays its own
+    kernel): every option, or one discard of
     each rank class, is played out to the end of the hand on `samples` deals of the hidden cards consistent
     with what the seat sees (sample_nb), the same deals for every option; options that trail clearly are
     pruned every PRUNE_EVERY samples, and the option with the best mean hand margin is played only where it
     beats the rollout player's own choice by `confidence` paired standard errors. `budget` caps the rollouts
     of one decision."""
-    knobs = prm.copy()  # the rollout player's knobs below USER_SLOT0 (search's own above, which it ignores)
-    policy = heuristic_decide_nb(R, obs, opts, n, knobs)
+    knobs = rollout_knobs_nb(prm)  # the rollout player's knob vector (search's own knobs are read from prm)
+    fn = ROLLOUT_FN[int(prm[K_ROLLOUT])]
+    if fn == FN_LEARNED:
+        policy = learned_decide_nb(R, obs, opts, n, knobs)
+    else:
+        policy = heuristic_decide_nb(R, obs, opts, n, knobs)
     samples = int(prm[K_SAMPLES])
     confidence = prm[K_CONFIDENCE]
     dp = obs[OB_DP]
@@ -227,10 +263,10 @@ def search_decide_nb(R, obs, opts, n, prm):
         return policy
     S = new_state(R)
     W = new_state(R)
-    seat_policy_nb(S, knobs)
-    seat_policy_nb(W, knobs)
+    seat_policy_nb(S, knobs, fn)
+    seat_policy_nb(W, knobs, fn)
     f = rollout_policy()
-    F = (f, f, f, f)
+    F = (f, learned_policy(), f, f)  # FN_HEURISTIC, FN_LEARNED, two unused slots
     m = np.zeros((samples, n))  # the margin of each option on each sample
     seed0 = obs[OB_RAND] << SEED_SHIFT
     cap = prm[K_BUDGET]

@@ -38,7 +38,15 @@ from sim.rules.cards import card_name
 from sim.run.store import write_text_atomic
 from sim.stats.intervals import CONFIDENCE, mean_interval, wilson
 from strategies import parse_strategy
-from strategies.search import ROLLOUTS, copy_play_nb, margin_nb, rollout_policy, seat_policy_nb
+from strategies.search import (
+    ROLLOUTS,
+    copy_play_nb,
+    learned_policy,
+    margin_nb,
+    rollout_fn,
+    rollout_policy,
+    seat_policy_nb,
+)
 
 DEFAULT_SAMPLES = 200
 MAX_SAMPLES = 100_000
@@ -254,16 +262,17 @@ def position_at(transcript: str | os.PathLike[str] | Game, decision: int) -> Pos
 
 
 @cached_jit
-def rollouts_nb(R, obs, opts, n, knobs, samples, seed0, m):
-    """m[k, j]: the margin of option j on sample k, every seat played by the rollout policy with `knobs`.
+def rollouts_nb(R, obs, opts, n, knobs, fn, samples, seed0, m):
+    """m[k, j]: the margin of option j on sample k, every seat played by the rollout table's function fn (search's
+    FN_HEURISTIC or FN_LEARNED) with `knobs`.
     Returns the samples played: fewer than asked only where the sampler finds no state (an answer whose asker
     could go out in none of its tries); -1 - k when a rollout of sample k failed (an engine bug)."""
     S = new_state(R)
     W = new_state(R)
-    seat_policy_nb(S, knobs)
-    seat_policy_nb(W, knobs)
+    seat_policy_nb(S, knobs, fn)
+    seat_policy_nb(W, knobs, fn)
     f = rollout_policy()
-    F = (f, f, f, f)
+    F = (f, learned_policy(), f, f)
     seat = obs[L.OB_SEAT]
     side = obs[L.OB_SIDE]
     dp = obs[L.OB_DP]
@@ -322,7 +331,8 @@ def evaluate(pos: Position, samples: int = DEFAULT_SAMPLES, seed: int = 0, rollo
     R = pack(pos.variant)
     knobs = parse_strategy(rollout).at(pos.variant).params.copy()
     m = np.zeros((samples, pos.n), np.int64)
-    done = int(rollouts_nb(R, pos.obs, pos.opts, np.int64(pos.n), knobs, np.int64(samples),
+    fn = np.int64(rollout_fn(rollout))
+    done = int(rollouts_nb(R, pos.obs, pos.opts, np.int64(pos.n), knobs, fn, np.int64(samples),
                            np.int64(seed << SAMPLE_SEED_SHIFT), m))
     if done < 0:
         raise AnalysisError(f"a rollout of sample {-1 - done} failed at {pos.source} (an engine bug)")
