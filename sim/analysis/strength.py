@@ -109,6 +109,26 @@ def has_network(variant: str) -> bool:
     return LEARNED in REGISTRY and plays_network(REGISTRY[LEARNED].params(v=get_variant(variant)))
 
 
+def measure_versus(variant: str, player: str, against: str, games: int, seed: int, workers: int = 0,
+                   command: str = "") -> dict[str, Any]:
+    """One head-to-head on duplicate deals as a row of the record's `versus`, with the command that measured it (a
+    pair beside the standard ones: `search:rollout=learned` against `search`)."""
+    c = compare(variant, [player, against], games, seed, workers=workers)
+    return {**_row(player, c), "against": against, "command": command}
+
+
+def add_versus(record: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+    """The preset's record with this head-to-head in place of the same pair's earlier one; every other row kept."""
+    pair = (row["strategy"], row["against"])
+    versus = [r for r in record.get("versus", []) if (r["strategy"], r["against"]) != pair]
+    return {**record, "versus": [*versus, row]}
+
+
+def standard_pair(row: Mapping[str, Any]) -> bool:
+    """A pair of versus_pairs (a column of the strength table), not one measured on its own (`--versus`)."""
+    return (row["strategy"], row.get("against")) in {(LEARNED, STRONGEST), (LOOKAHEAD, STRONGEST), (LOOKAHEAD, LEARNED)}
+
+
 def add_rows(record: dict[str, Any], added: dict[str, Any]) -> dict[str, Any]:
     """The preset's record with the rows of `added` (a measurement of some strategies, `--only`) put in, in the
     library's order, and its command listed under `added`; the other rows, and their command, kept."""
@@ -218,6 +238,12 @@ def markdown(data: dict[str, Any]) -> str:
                        f"{r['ended_out']:.3f} | {r['ended_stock']:.3f} | {r['ended_cap']:.3f} | "
                        f"{r['natural_canastas']:.3f} | {r['mixed_canastas']:.3f} | {r['wild_canastas']:.3f} | "
                        f"{r['sevens_canastas']:.3f} |")
+    other = [(p, r) for p in presets for r in data["presets"][p].get("versus", []) if not standard_pair(r)]
+    if other:
+        out += ["", "Other head-to-heads on duplicate deals (`strategies --measure P --versus A,B`), win rate and Elo "
+                "of the first against the second [95%]:", "", "| preset | player | against | win rate (games) | Elo |",
+                "|---|---|---|---|---|"]
+        out += [f"| {p} | `{r['strategy']}` | `{r['against']}` | {_win(r)} | {_elo(r)} |" for p, r in other]
     out += ["", *networks_markdown(data), "", "Measured by:", ""]
     for p in presets:
         rec = data["presets"][p]
@@ -227,6 +253,9 @@ def markdown(data: dict[str, Any]) -> str:
         out.append(f"* {p}: `{rec['command']}` ({version})")
         for a in rec.get("added", []):
             out.append(f"  * {', '.join(f'`{n}`' for n in a['strategies'])}: `{a['command']}`")
+        for r in rec.get("versus", []):
+            if not standard_pair(r) and r.get("command"):
+                out.append(f"  * `{r['strategy']}` against `{r['against']}`: `{r['command']}`")
     return "\n".join(out) + "\n"
 
 
@@ -257,10 +286,13 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
     return out
 
 
-def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = ()) -> str:
+def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = (),
+                 versus: Sequence[str] = ()) -> str:
     parts = ["canasta-lab", "strategies", "--measure", variant, "--games", str(games), "--seed", str(seed)]
     if only:
         parts += ["--only", ",".join(only)]
+    if versus:
+        parts += ["--versus", ",".join(versus)]
     for name, n in games_for.items():
         parts += ["--games-for", f"{name}={n}"]
     return shlex.join(parts)

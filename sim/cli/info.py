@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sim.cli.common import CliError, load_user_files, natural, positive
 from sim.rules import PRESETS, Variant, get_variant, house_rules, with_rules
-from strategies import REGISTRY, Knob, variant_text
+from strategies import REGISTRY, Knob, StrategyError, parse_strategy, variant_text
 
 if TYPE_CHECKING:
     from strategies import StrategySpec
@@ -67,8 +67,12 @@ def cmd_strategies(args: argparse.Namespace) -> None:
 
 def _refuse_strategies_options(args: argparse.Namespace) -> None:
     """Options of `strategies` given without the option they go with, refused in one line."""
-    if args.measure is None and (args.games is not None or args.seed is not None or args.games_for or args.only):
-        raise CliError("--games, --seed, --games-for and --only go with --measure VARIANT")
+    if args.measure is None and (args.games is not None or args.seed is not None or args.games_for or args.only
+                                 or args.versus):
+        raise CliError("--games, --seed, --games-for, --only and --versus go with --measure VARIANT")
+    if args.versus is not None and (args.only or args.games_for):
+        raise CliError("--versus plays one head-to-head; give it without --only and --games-for (--games sets "
+                       "its games)")
     if args.variant is None and (args.players is not None or args.rule):
         raise CliError("--players and --rule go with --variant VARIANT (the knobs that act there)")
     if args.variant is not None and (args.measure is not None or args.markdown):
@@ -82,6 +86,9 @@ def _measure(args: argparse.Namespace) -> None:
     presets = _measure_presets(args.measure)
     if args.games is None or args.seed is None:
         raise CliError("strategies --measure needs --games and --seed")
+    if args.versus is not None:
+        _measure_versus(args, presets)
+        return
     games_for = _games_for(args.games_for)
     only = [n.strip() for n in args.only.split(",")] if args.only else []
     bad = [n for n in only if n not in strength.library_names()]
@@ -102,6 +109,34 @@ def _measure(args: argparse.Namespace) -> None:
             record = strength.add_rows(strength.record_for(data, name), record)
         records.append(record)
         strength.write(records[-1:])  # each preset as it is measured: a stopped run keeps what it measured
+    print(f"written: {strength.STRENGTH_FILE} ({', '.join(presets)})")
+
+
+def _measure_versus(args: argparse.Namespace, presets: list[str]) -> None:
+    """strategies --measure P --versus A,B: one head-to-head added to each preset's record, the rest kept."""
+    from sim.analysis import strength
+
+    pair = [t.strip() for t in args.versus.split(",")]
+    if len(pair) != 2 or not all(pair) or pair[0] == pair[1]:
+        raise CliError(f"--versus {args.versus!r}: give two different strategies separated by a comma, e.g. "
+                       f"search:rollout=learned,search")
+    for text in pair:
+        try:
+            parse_strategy(text)
+        except StrategyError as e:
+            raise CliError(f"--versus: {e}") from None
+    data = strength.load()
+    missing = [p for p in presets if strength.record_for(data, p) is None]
+    if missing:
+        raise CliError(f"--versus adds a head-to-head to a preset's record, and {missing[0]} has none: measure it "
+                       f"whole first")
+    for name in presets:
+        command = strength.command_line(name, args.games, args.seed, {}, versus=pair)
+        row = strength.measure_versus(name, pair[0], pair[1], args.games, args.seed, workers=args.workers,
+                                      command=command)
+        print(f"{name}: {pair[0]} against {pair[1]}: {strength.line(row)}", flush=True)
+        record = strength.add_versus(strength.record_for(strength.load(), name), row)
+        strength.write([record])  # each preset as it is measured: a stopped run keeps what it measured
     print(f"written: {strength.STRENGTH_FILE} ({', '.join(presets)})")
 
 
@@ -264,6 +299,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--only", metavar="NAMES",
                    help="with --measure: measure only these library strategies (comma-separated) and add their rows "
                         "to each preset's record, the other rows and their command kept")
+    p.add_argument("--versus", metavar="A,B",
+                   help="with --measure, --games and --seed: play only strategy A against B (knobs allowed, "
+                        "search:rollout=learned,search) and add that head-to-head to each preset's record")
     p.add_argument("--games", type=positive, help="with --measure: games per strategy")
     p.add_argument("--seed", type=natural, help="with --measure: master seed")
     p.add_argument("--games-for", action="append", default=[], metavar="NAME=GAMES",

@@ -300,3 +300,19 @@ def test_a_transcript_with_house_rules_replays_under_them(tmp_path):
     assert g.variant.to_dict() == v.to_dict()
     a = analyse(path, first_at(path, "discard"), samples=MIN_SAMPLES, seed=1)
     assert int(a.table["taken"].sum()) == 1
+
+
+def test_learned_rolls_out_with_its_network_and_as_expert_where_it_has_none(classic, tmp_path_factory):
+    """`--rollout learned` (issue 37, part 5): at classic-4p learned's network plays the rollouts, so the same samples
+    give other margins than expert's; at a preset without a network learned plays expert's choice, the same rollouts."""
+    from sim.analysis.strength import has_network
+
+    assert has_network("classic-4p") and not has_network("classic-2p")
+    i = first_at(classic, "discard")
+    a = analyse(classic, i, samples=SMALL, seed=1, rollout="learned")
+    assert a.rollout == "learned" and "learned" in a.text()
+    assert not np.array_equal(a.margins, analyse(classic, i, samples=SMALL, seed=1, rollout="expert").margins)
+    two = transcript(tmp_path_factory, "classic-2p", ["baseline", "expert"])
+    j = first_at(two, "discard")
+    assert np.array_equal(analyse(two, j, samples=SMALL, seed=1, rollout="learned").margins,
+                          analyse(two, j, samples=SMALL, seed=1, rollout="expert").margins)

@@ -149,6 +149,22 @@ def test_the_rollout_knob_puts_the_lookahead_on_top_of_another_fast_player():
     assert not a.equals(b)
 
 
+def test_rollout_learned_plays_the_network_and_expert_where_there_is_none():
+    """rollout=learned (issue 37): learned's own kernel plays the rollouts and gives search its default choices. At
+    classic-4p its network departs from expert, so the games differ from search over expert; at classic-2p it has no
+    network and plays expert's choice, so the games are search over expert's, exactly (its knobs reach the rollouts:
+    tests/strategies/test_strategy_api.py)."""
+    from sim.analysis.strength import has_network
+
+    assert has_network("classic-4p") and not has_network("classic-2p")
+    a = play("classic-4p", ["search:samples=2,rollout=learned", "expert"], games=1, seed=2).games
+    b = play("classic-4p", ["search:samples=2,rollout=expert", "expert"], games=1, seed=2).games
+    assert not a.drop(columns=["strategy_0"]).equals(b.drop(columns=["strategy_0"]))
+    c = play("classic-2p", ["search:samples=2,rollout=learned", "expert"], games=1, seed=2).games
+    d = play("classic-2p", ["search:samples=2,rollout=expert", "expert"], games=1, seed=2).games
+    pd.testing.assert_frame_equal(c.drop(columns=["strategy_0"]), d.drop(columns=["strategy_0"]))
+
+
 def test_search_plays_the_same_games_with_a_budget_that_is_never_reached():
     a = play("classic-2p", ["search:samples=4", "baseline"], games=1, seed=6).games
     b = play("classic-2p", ["search:samples=4,budget=100000", "baseline"], games=1, seed=6).games

@@ -114,7 +114,10 @@ def test_search_rollouts_play_the_rollout_player_with_its_knobs_at_the_variant()
         assert np.array_equal(parse_strategy("search").at(v).params[:USER_SLOT0], BASELINE.params(v=v)[:USER_SLOT0])
         expert = parse_strategy("search:rollout=expert").at(v).params[:USER_SLOT0]
         assert np.array_equal(expert, REGISTRY["expert"].params(v=v)[:USER_SLOT0])
-    assert all(k.slot >= USER_SLOT0 for k in S.KNOBS.knobs)
+        # learned's own knobs (its network, margin) sit where search's do: they ride above search's and move back
+        learned = parse_strategy("search:rollout=learned").at(v).params
+        assert np.array_equal(S.rollout_knobs_nb(learned), REGISTRY["learned"].params(v=v))
+    assert all(USER_SLOT0 <= k.slot < S.ROLLOUT_OWN for k in S.KNOBS.knobs)
 
 
 # Accessors ------------------------------------------------------------------------------------------------------
