@@ -55,6 +55,33 @@ def test_only_is_refused_with_a_strategy_outside_the_library(cli):
     assert r.returncode == 2 and "--only nobody: give library strategies" in r.stderr
 
 
+def test_versus_adds_one_head_to_head_with_its_command_and_keeps_the_rest():
+    """`--versus A,B` (issue 37: search:rollout=learned against search): one pair beside the standard ones, listed in
+    its own table with the command that measured it; measured again, it replaces its earlier row."""
+    old = strength.measure("classic-2p", 4, 1, names=["random"], command="whole", profile_games=0)
+    row = strength.measure_versus("classic-2p", "aggressive:freeze=5", "baseline", 4, 1, command="versus cmd")
+    old["versus"] = [{**row, "strategy": "search", "against": "expert", "command": ""}]  # a standard pair's row
+    assert row["strategy"] == "aggressive:freeze=5" and row["against"] == "baseline" and row["games"] == 4
+    merged = strength.add_versus(old, row)
+    assert merged["versus"] == [old["versus"][0], row] and merged["command"] == "whole"
+    assert strength.add_versus(merged, {**row, "command": "again"})["versus"][1]["command"] == "again"
+    assert not strength.standard_pair(row) and strength.standard_pair(old["versus"][0])
+    md = strength.markdown({"reference": "reference", "presets": {"classic-2p": merged}})
+    assert f"| classic-2p | `aggressive:freeze=5` | `baseline` | {strength._win(row)} | {strength._elo(row)} |" in md
+    assert "  * `aggressive:freeze=5` against `baseline`: `versus cmd`" in md
+
+
+def test_versus_is_refused_in_one_line_before_any_game(cli):
+    base = ("strategies", "--measure", "classic-2p", "--games", "4", "--seed", "1")
+    for args, needle in (((*base, "--versus", "search"), "give two different strategies"),
+                         ((*base, "--versus", "search,search"), "give two different strategies"),
+                         ((*base, "--versus", "search:rollout=bogus,search"), "--versus: knob search:rollout='bogus'"),
+                         ((*base, "--versus", "a,b", "--only", "expert"), "give it without --only"),
+                         (("strategies", "--versus", "search,expert"), "go with --measure")):
+        r = cli(*args)
+        assert r.returncode == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1, args
+
+
 def test_learned_is_measured_against_expert_and_search_against_learned_where_it_has_a_network():
     """Beside its row against reference: learned against expert everywhere, search against learned only where a
     network plays (elsewhere learned plays expert's games, which search already met)."""
@@ -105,8 +132,10 @@ def test_the_committed_record_covers_every_preset_and_the_whole_library_and_the_
         assert [r["strategy"] for r in record["rows"]] == strength.library_names(), name
         assert record["command"].startswith(f"canasta-lab strategies --measure {name} "), name
         assert [r["strategy"] for r in record["play"]] == list(strength.PROFILED), name
-        pairs = {(r["strategy"], r["against"]) for r in record["versus"]}
+        pairs = {(r["strategy"], r["against"]) for r in record["versus"] if strength.standard_pair(r)}
         assert pairs == set(strength.versus_pairs(strength.library_names(), name)), name
+        assert all(r["command"].startswith(f"canasta-lab strategies --measure {name} ")
+                   for r in record["versus"] if not strength.standard_pair(r)), name
     docs = (ROOT / "docs" / "strategies.md").read_text()
     assert strength.markdown(data) in docs, "docs/strategies.md: paste `canasta-lab strategies --markdown`"
 

@@ -66,10 +66,12 @@ print(json.dumps(out))
 """
 
 
-def test_search_chooses_the_same_as_plain_python(tmp_path: Path):
-    """Under NUMBA_DISABLE_JIT=1 (every kernel a Python function) the same decisions come out."""
+@pytest.mark.parametrize("player", ["search:samples=1", "search:samples=1,rollout=learned"])
+def test_search_chooses_the_same_as_plain_python(tmp_path: Path, player: str):
+    """Under NUMBA_DISABLE_JIT=1 (every kernel a Python function) the same decisions come out, with the heuristic's
+    rollouts and with learned's (classic-4p's network)."""
     ds = [d for d in decisions("classic-4p", 6, hands=1, period=4) if d.n > 1][:4]
-    prm = parse_strategy("search:samples=1").params
+    prm = parse_strategy(player).at(get_variant("classic-4p")).params
     f = tmp_path / "positions.npz"
     np.savez(f, R=ds[0].S.ru, obs=np.stack([d.obs for d in ds]), opts=np.stack([d.S.opts for d in ds]),
              n=np.array([d.n for d in ds]), prm=prm)
