@@ -139,11 +139,14 @@ K_MARGIN = KNOBS.knob(
     "expert's choice before playing it instead: its estimates of the options expert seldom plays are noisier "
     "(default where a network plays: the margin `canasta-lab train --install` measured best for it against expert)",
     whole=False)
+POINT_NAMES = ("draw", "meld", "ask", "answer", "discard")  # the decision points DP_DRAW .. DP_DISCARD, bit by bit
 ALL_POINTS = (1 << N_DP) - 1
+assert len(POINT_NAMES) == N_DP
 K_POINTS = KNOBS.knob(
     "points", 0, ALL_POINTS, ALL_POINTS,
     "the decision points where the network may depart from expert's choice, a sum of 1 draw, 2 meld, 4 ask, "
-    "8 answer, 16 discard (elsewhere expert's choice is played)", whole=True)
+    "8 answer, 16 discard (elsewhere expert's choice is played; default where a network plays: the points "
+    "`canasta-lab train --install` kept for it)", whole=True)
 K_EXPLORE = KNOBS.knob(
     "explore", 0, 1, 0,
     "the share of decisions at which a uniformly random legal option is played instead (self-play data)",
@@ -340,7 +343,8 @@ def learned_spec() -> StrategySpec:
     """`learned` as the library registers it: its knobs, expert's below them, each network where it was installed (a
     preset, or a family: a preset's own first)."""
     spec = StrategySpec("learned", learned_decide_nb, DESCRIPTION, teacher_knobs() + KNOBS.knobs)
-    at = {scope: {"net": scope, "margin": NETWORKS[scope]["provenance"]["margin"]} for scope in NET_SCOPES}
+    at = {scope: {"net": scope, "margin": NETWORKS[scope]["provenance"]["margin"],
+                  "points": NETWORKS[scope]["provenance"].get("points", ALL_POINTS)} for scope in NET_SCOPES}
     return spec.with_defaults("learned", DESCRIPTION, at=at)
 
 

@@ -29,6 +29,7 @@ import numpy as np
 from sim.engine import layout as L
 from sim.rules import Variant, get_variant, pack
 from sim.run.runner import HANDS_PER_GAME, EngineError, describe_error, make_job, progress_callback
+from strategies.learned import ALL_POINTS, POINT_NAMES
 
 HELD_OUT = 0.2  # the last fifth of each round's games measures the fit
 CHUNK = 20  # games played and turned into rows at a time (their traces are dropped at once)
@@ -41,6 +42,8 @@ BATCH = 512
 MARGINS = (0.1, 0.2, 0.3, 0.5)  # the margins (thousands of points) a network is played at before it is installed
 MARGIN_GAMES = 2000  # games against expert at each margin
 MARGIN_SEED = 1000  # margins are tried on the deals of seed MARGIN_SEED + the run's seed: never the strength record's
+# learned's `points` knob, bit by bit (1 draw, 2 meld, 4 ask, 8 answer, 16 discard)
+POINT_BITS = tuple((1 << i, name) for i, name in enumerate(POINT_NAMES))
 
 
 class TrainError(ValueError):
@@ -85,7 +88,8 @@ def round_player(W: np.ndarray, explore: float) -> object:
 
 @dataclass
 class MarginTrial:
-    """The network at one margin against expert, on duplicate deals."""
+    """The network at one margin (and set of decision points where it may depart from expert) against expert, on
+    duplicate deals."""
 
     margin: float
     games: int
@@ -93,6 +97,20 @@ class MarginTrial:
     elo: float
     elo_low: float
     elo_high: float
+    points: int = ALL_POINTS  # learned's `points` knob: the decision points where the network may depart
+
+    def label(self) -> str:
+        return setting_label(self.margin, self.points)
+
+
+def setting_label(margin: float, points: int) -> str:
+    """`0.2`, or where the network departs at some decision points only, `0.2 at draw, meld` (the points' names)."""
+    return f"{margin:g}" if points == ALL_POINTS else f"{margin:g} at {', '.join(points_names(points))}"
+
+
+def points_names(points: int) -> list[str]:
+    """The decision points a `points` value names, in play order."""
+    return [name for bit, name in POINT_BITS if points & bit]
 
 
 def try_margins(variant: str, W: np.ndarray, seed: int, margins: tuple[float, ...] = MARGINS,
@@ -101,21 +119,44 @@ def try_margins(variant: str, W: np.ndarray, seed: int, margins: tuple[float, ..
     with it is the best of these. How far a network's estimates can be trusted over expert's choice differs by
     preset (Pennies' hand margins spread three times as wide as Classic's, Buraco's a third), so it is measured,
     never assumed, and on other deals than the strength record's."""
+    spec = round_spec(W)
+    return [trial(variant, spec, m, ALL_POINTS, games, seed, progress) for m in margins]
+
+
+def trial(variant: str, spec: object, margin: float, points: int, games: int, seed: int,
+          progress: bool) -> MarginTrial:
     from sim.analysis.compare import compare
 
+    c = compare(variant, [spec.choice(margin=margin, points=points), "expert"], games, MARGIN_SEED + seed,
+                progress=progress or None)
+    pair = c.pairs.iloc[0]
+    return MarginTrial(margin, int(pair["games"]), float(pair["win_rate"]), float(pair["elo"]),
+                       float(pair["elo_low"]), float(pair["elo_high"]), points)
+
+
+def try_points(variant: str, W: np.ndarray, seed: int, base: MarginTrial, games: int = MARGIN_GAMES,
+               progress: bool = False) -> list[MarginTrial]:
+    """At the best margin, the decision points where the network may depart from expert, chosen greedily: each point
+    in turn is closed (the network plays expert's choice there) and stays closed where that gained Elo, on the same
+    deals as the margins. A network can be better than expert at one point and worse at another (at boat-4p it gains
+    at the melds and loses at the discards), and one margin cannot say so."""
     spec = round_spec(W)
+    best = base
     trials = []
-    for m in margins:
-        c = compare(variant, [spec.choice(margin=m), "expert"], games, MARGIN_SEED + seed, progress=progress or None)
-        pair = c.pairs.iloc[0]
-        trials.append(MarginTrial(m, int(pair["games"]), float(pair["win_rate"]), float(pair["elo"]),
-                                  float(pair["elo_low"]), float(pair["elo_high"])))
+    for bit, _ in POINT_BITS:
+        points = best.points & ~bit
+        if points == 0 or points == best.points:
+            continue
+        t = trial(variant, spec, base.margin, points, games, seed, progress)
+        trials.append(t)
+        if t.elo > best.elo:
+            best = t
     return trials
 
 
 def best_trial(trials: list[MarginTrial]) -> MarginTrial:
-    """The trial of the highest Elo against expert (the smaller margin on a tie)."""
-    return max(trials, key=lambda t: (t.elo, -t.margin))
+    """The trial of the highest Elo against expert (on a tie: the smaller margin, then more decision points)."""
+    return max(trials, key=lambda t: (t.elo, -t.margin, t.points))
 
 
 def best_margin(trials: list[MarginTrial]) -> float:
@@ -281,7 +322,7 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
     return {"command": command, "variant": variant, "seed": seed, "explore": explore,
             "rounds": [{k: val for k, val in asdict(r).items() if k != "weights"} for r in rounds],
             "rows": last.rows_total, "held_out_loss": last.held_out_loss, "held_out_base": last.held_out_base,
-            "margin": best_margin(trials), "margin_seed": MARGIN_SEED + seed,
+            "margin": best_margin(trials), "points": best_trial(trials).points, "margin_seed": MARGIN_SEED + seed,
             "margin_trials": [asdict(t) for t in trials],
             "version": __version__, "source_hash": source_hash(),
             "libraries": {**{lib: version(lib) for lib in ("numpy", "numba", "scikit-learn")},

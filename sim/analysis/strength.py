@@ -262,11 +262,15 @@ def markdown(data: dict[str, Any]) -> str:
 def networks_markdown(data: dict[str, Any]) -> list[str]:
     """The table of `learned`'s networks: how each was trained (its provenance) and what it measured where it plays
     (the strength record), so that what docs/strategies.md says of a network is the file's, never typed."""
+    from sim.analysis.selfplay import MarginTrial, setting_label
+    from strategies.learned import ALL_POINTS
     from strategies.learned_nets import NETWORKS
 
     out = [f"`{LEARNED}`'s networks (`strategies/learned_nets.py`): each one round of self-play (`canasta-lab train`),"
-           " its held-out loss beside the mean's, `margin` chosen against `expert` on 2,000 games a margin (deals of "
-           f"seed 1001, Elo), and at its preset `{LEARNED}` against `{STRONGEST}` and `{data['reference']}` (Elo, the "
+           " its held-out loss beside the mean's, `margin` chosen against `expert` on 2,000 games a trial (deals of "
+           "seed 1001, Elo; then, for the networks installed since the trials of decision points, each point closed "
+           "in turn at the best margin and kept closed where that gained: `0.2 at draw, meld` departs from expert "
+           f"there only), and at its preset `{LEARNED}` against `{STRONGEST}` and `{data['reference']}` (Elo, the "
            f"record's seed; `{STRONGEST}`'s against `{data['reference']}` in brackets) and `{LOOKAHEAD}`'s win rate "
            f"against it:", "",
            "| network | command | rows | CPU s | held-out loss (mean only) | Elo against `expert` by margin | margin |"
@@ -277,10 +281,11 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
         rec = data["presets"].get(scope, {})
         rows = by_name(rec)
         vs = {(r["strategy"], r.get("against")): r for r in rec.get("versus", [])}
-        trials = ", ".join(f"{t['margin']:g}: {t['elo']:+.1f}" for t in prov["margin_trials"])
+        trials = ", ".join(f"{MarginTrial(**t).label()}: {t['elo']:+.1f}" for t in prov["margin_trials"])
+        setting = setting_label(prov["margin"], prov.get("points", ALL_POINTS))
         cpu = sum(r["cpu_seconds"] for r in prov["rounds"])
         out.append(f"| {scope} | `{prov['command']}` | {prov['rows']:,} | {cpu:.0f} | {prov['held_out_loss']:.3f} "
-                   f"({prov['held_out_base']:.3f}) | {trials} | {prov['margin']:g} | "
+                   f"({prov['held_out_base']:.3f}) | {trials} | {setting} | "
                    f"{_elo(vs.get((LEARNED, STRONGEST)))} | {_elo(rows.get(LEARNED))} ({_elo(rows.get(STRONGEST))}) | "
                    f"{_win(vs.get((LOOKAHEAD, LEARNED)))} |")
     return out

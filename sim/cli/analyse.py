@@ -48,7 +48,7 @@ def cmd_learn(args: argparse.Namespace) -> None:
         print(f"training data and provenance: {save(r, args.out)}")
 
 
-NOT_INSTALLED = 1  # train's exit status when --install found no margin at which the network beats expert
+NOT_INSTALLED = 1  # train's exit status when --install found no trial in which the network beats expert
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -62,6 +62,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         provenance,
         train,
         try_margins,
+        try_points,
     )
     from strategies.knobs import family_of
 
@@ -96,18 +97,21 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.install is not None:
         scope = args.install or v.name
         trials = try_margins(v.name, rounds[-1].net(), args.seed, margins, args.margin_games, not args.quiet)
-        print(f"the last round's network against expert on {args.margin_games:,} games a margin (deals of seed "
-              f"{MARGIN_SEED + args.seed}):")
+        trials += try_points(v.name, rounds[-1].net(), args.seed, best_trial(trials), args.margin_games,
+                             not args.quiet)
+        print(f"the last round's network against expert on {args.margin_games:,} games a trial (deals of seed "
+              f"{MARGIN_SEED + args.seed}): each margin, then at the best one each decision point closed in turn "
+              "(expert's choice played there), kept closed where that gained:")
         for t in trials:
-            print(f"  margin {t.margin:g}: win rate {t.win_rate:.3f}, Elo {t.elo:+.1f} [{t.elo_low:+.1f}, "
+            print(f"  margin {t.label()}: win rate {t.win_rate:.3f}, Elo {t.elo:+.1f} [{t.elo_low:+.1f}, "
                   f"{t.elo_high:+.1f}]")
         best = best_trial(trials)
         if not installable(trials):
-            print(f"not installed: at no margin did the network beat expert beyond chance (best: margin "
-                  f"{best.margin:g}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, {best.elo_high:+.1f}]); its rounds stay "
+            print(f"not installed: in no trial did the network beat expert beyond chance (best: margin "
+                  f"{best.label()}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, {best.elo_high:+.1f}]); its rounds stay "
                   f"in {out}")
             return NOT_INSTALLED
-        print(f"installed with margin {best.margin:g}")
+        print(f"installed with margin {best.label()}")
         command += f" --install{' ' + args.install if args.install else ''}" + (
             f" --margins {args.margins}" if margins != MARGINS else "") + (
             f" --margin-games {args.margin_games}" if args.margin_games != MARGIN_GAMES else "")

@@ -151,14 +151,41 @@ def test_a_network_is_installed_only_where_its_best_margin_beat_expert_beyond_ch
         assert SP.installable(trials), scope
 
 
-def test_every_installed_network_plays_at_the_margin_measured_for_it():
+def test_every_installed_network_plays_at_the_margin_and_points_measured_for_it():
     from sim.rules import get_variant as gv
 
     for scope in LN.NET_SCOPES:
         prov = LN.NETWORKS[scope]["provenance"]
-        assert prov["margin"] == SP.best_margin([SP.MarginTrial(**t) for t in prov["margin_trials"]])
+        best = SP.best_trial([SP.MarginTrial(**t) for t in prov["margin_trials"]])
+        assert prov["margin"] == best.margin and prov.get("points", LN.ALL_POINTS) == best.points, scope
         if scope in PRESETS:
-            assert REGISTRY["learned"].params(v=gv(scope))[LN.K_MARGIN] == prov["margin"]
+            prm = REGISTRY["learned"].params(v=gv(scope))
+            assert prm[LN.K_MARGIN] == prov["margin"] and prm[LN.K_POINTS] == best.points, scope
+
+
+def test_decision_points_are_closed_greedily_where_closing_them_gains(monkeypatch):
+    """try_points, at the best margin: each point closed in turn (expert's choice played there), kept closed where the
+    trial gained. Here closing the discard gains 10 and closing anything else loses, as at boat-4p."""
+    def fake(variant, spec, margin, points, games, seed, progress):
+        elo = 40.0 + (10.0 if not points & 16 else 0.0) - 20.0 * sum(1 for b in (1, 2, 4, 8) if not points & b)
+        return SP.MarginTrial(margin, games, 0.5, elo, elo - 10, elo + 10, points)
+
+    monkeypatch.setattr(SP, "trial", fake)
+    monkeypatch.setattr(SP, "round_spec", lambda W: None)
+    base = SP.MarginTrial(0.2, 100, 0.55, 40.0, 30.0, 50.0)
+    trials = SP.try_points("boat-4p", np.zeros(LN.NW), 1, base, games=100)
+    assert [t.points for t in trials] == [31 - 1, 31 - 2, 31 - 4, 31 - 8, 31 - 16]
+    best = SP.best_trial([base, *trials])
+    assert best.points == 15 and best.margin == 0.2 and best.label() == "0.2 at draw, meld, ask, answer"
+    # once a point stays closed, the next trials keep it closed
+    def fake2(variant, spec, margin, points, games, seed, progress):
+        elo = 40.0 + (5.0 if not points & 1 else 0.0) + (5.0 if not points & 2 else 0.0)
+        return SP.MarginTrial(margin, games, 0.5, elo, elo - 10, elo + 10, points)
+
+    monkeypatch.setattr(SP, "trial", fake2)
+    trials = SP.try_points("boat-4p", np.zeros(LN.NW), 1, base, games=100)
+    assert [t.points for t in trials] == [30, 28, 24, 20, 12]  # draw, then meld closed; the others tried after both
+    assert SP.best_trial([base, *trials]).points == 28
 
 
 def test_a_network_without_a_measured_margin_is_refused(monkeypatch):
