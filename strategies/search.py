@@ -241,10 +241,9 @@ def search_decide_nb(R, obs, opts, n, prm):
     of one decision."""
     knobs = rollout_knobs_nb(prm)  # the rollout player's knob vector (search's own knobs are read from prm)
     fn = ROLLOUT_FN[int(prm[K_ROLLOUT])]
-    if fn == FN_LEARNED:
-        policy = learned_decide_nb(R, obs, opts, n, knobs)
-    else:
-        policy = heuristic_decide_nb(R, obs, opts, n, knobs)
+    f = rollout_policy()
+    F = (f, learned_policy(), f, f)  # FN_HEURISTIC, FN_LEARNED, two unused slots
+    policy = F[fn](R, obs, opts, n, knobs)
     samples = int(prm[K_SAMPLES])
     confidence = prm[K_CONFIDENCE]
     dp = obs[OB_DP]
@@ -265,8 +264,6 @@ def search_decide_nb(R, obs, opts, n, prm):
     W = new_state(R)
     seat_policy_nb(S, knobs, fn)
     seat_policy_nb(W, knobs, fn)
-    f = rollout_policy()
-    F = (f, learned_policy(), f, f)  # FN_HEURISTIC, FN_LEARNED, two unused slots
     m = np.zeros((samples, n))  # the margin of each option on each sample
     seed0 = obs[OB_RAND] << SEED_SHIFT
     cap = prm[K_BUDGET]
