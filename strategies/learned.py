@@ -343,9 +343,17 @@ def learned_spec() -> StrategySpec:
     """`learned` as the library registers it: its knobs, expert's below them, each network where it was installed (a
     preset, or a family: a preset's own first)."""
     spec = StrategySpec("learned", learned_decide_nb, DESCRIPTION, teacher_knobs() + KNOBS.knobs)
-    at = {scope: {"net": scope, "margin": NETWORKS[scope]["provenance"]["margin"],
-                  "points": NETWORKS[scope]["provenance"].get("points", ALL_POINTS)} for scope in NET_SCOPES}
+    at = {}
+    for scope in NET_SCOPES:
+        margin, points = network_setting(NETWORKS[scope]["provenance"])
+        at[scope] = {"net": scope, "margin": margin, "points": points}
     return spec.with_defaults("learned", DESCRIPTION, at=at)
+
+
+def network_setting(provenance: dict) -> tuple[float, int]:
+    """The margin and decision points a network plays at, from its provenance: every point where its install had no
+    trials of points (the networks installed before them)."""
+    return provenance["margin"], provenance.get("points", ALL_POINTS)
 
 
 def teacher_knobs() -> tuple:

@@ -319,10 +319,11 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
     from sim.version import __version__
 
     last = rounds[-1]
+    best = best_trial(trials)
     return {"command": command, "variant": variant, "seed": seed, "explore": explore,
             "rounds": [{k: val for k, val in asdict(r).items() if k != "weights"} for r in rounds],
             "rows": last.rows_total, "held_out_loss": last.held_out_loss, "held_out_base": last.held_out_base,
-            "margin": best_margin(trials), "points": best_trial(trials).points, "margin_seed": MARGIN_SEED + seed,
+            "margin": best.margin, "points": best.points, "margin_seed": MARGIN_SEED + seed,
             "margin_trials": [asdict(t) for t in trials],
             "version": __version__, "source_hash": source_hash(),
             "libraries": {**{lib: version(lib) for lib in ("numpy", "numba", "scikit-learn")},

@@ -263,7 +263,7 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
     """The table of `learned`'s networks: how each was trained (its provenance) and what it measured where it plays
     (the strength record), so that what docs/strategies.md says of a network is the file's, never typed."""
     from sim.analysis.selfplay import MarginTrial, setting_label
-    from strategies.learned import ALL_POINTS
+    from strategies.learned import network_setting
     from strategies.learned_nets import NETWORKS
 
     out = [f"`{LEARNED}`'s networks (`strategies/learned_nets.py`): each one round of self-play (`canasta-lab train`),"
@@ -282,7 +282,7 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
         rows = by_name(rec)
         vs = {(r["strategy"], r.get("against")): r for r in rec.get("versus", [])}
         trials = ", ".join(f"{MarginTrial(**t).label()}: {t['elo']:+.1f}" for t in prov["margin_trials"])
-        setting = setting_label(prov["margin"], prov.get("points", ALL_POINTS))
+        setting = setting_label(*network_setting(prov))
         cpu = sum(r["cpu_seconds"] for r in prov["rounds"])
         out.append(f"| {scope} | `{prov['command']}` | {prov['rows']:,} | {cpu:.0f} | {prov['held_out_loss']:.3f} "
                    f"({prov['held_out_base']:.3f}) | {trials} | {setting} | "

@@ -157,7 +157,7 @@ def test_every_installed_network_plays_at_the_margin_and_points_measured_for_it(
     for scope in LN.NET_SCOPES:
         prov = LN.NETWORKS[scope]["provenance"]
         best = SP.best_trial([SP.MarginTrial(**t) for t in prov["margin_trials"]])
-        assert prov["margin"] == best.margin and prov.get("points", LN.ALL_POINTS) == best.points, scope
+        assert LN.network_setting(prov) == (best.margin, best.points), scope
         if scope in PRESETS:
             prm = REGISTRY["learned"].params(v=gv(scope))
             assert prm[LN.K_MARGIN] == prov["margin"] and prm[LN.K_POINTS] == best.points, scope
