@@ -9,6 +9,14 @@ last fifth give the held-out loss, beside the loss of predicting their mean (wha
 every seat plays `learned:explore=E` with round r - 1's network, and the network is fitted again to the rows of every
 round so far. So each round's player is scored by what its choices led to, and the next plays by those scores.
 
+With `label` (samples, > 0) the targets are option values instead (expert iteration): at a share `label_share` of
+the decisions with a choice, every legal option is played out `label` times to the hand's end by expert, on the same
+samples of the hidden cards for every option (sim/analysis/analyse.py's rollouts, what `canasta-lab analyse` and
+`search` do), and each option becomes one row whose target is its mean margin less the mean of the decision's
+options. A hand's margin spreads hundreds of points from chance alone; the difference between two options on the
+same samples spreads far less, and the player only ever compares options of one decision. The fit is then to
+targets divided by their standard deviation (its output layer scaled back), so that the early stopping sees them.
+
 A round is saved as it ends (DIR/round-R.npz: its rows; DIR/round-R.json: the network and its figures); a run given
 the same DIR and arguments starts after the last saved round. The same command gives the same networks: the games
 are seeded, the fit's shuffles too. scikit-learn is the optional extra `learn`; playing the network needs numba only.
@@ -20,7 +28,7 @@ import json
 import platform
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -35,6 +43,7 @@ HELD_OUT = 0.2  # the last fifth of each round's games measures the fit
 CHUNK = 20  # games played and turned into rows at a time (their traces are dropped at once)
 TRACE_ROWS = 600  # trace rows room a game starts with (more: the chunk is played again with room)
 MARGIN_SCALE = 1000.0  # targets in thousands of points
+SAMPLE_SHIFT = 20  # a labelled decision's rollouts: its seed, then the sample's number below it
 DEFAULT_EXPLORE = 0.1
 ALPHA = 1e-4  # MLPRegressor's L2 penalty
 MAX_EPOCHS = 40
@@ -42,6 +51,9 @@ BATCH = 512
 MARGINS = (0.1, 0.2, 0.3, 0.5)  # the margins (thousands of points) a network is played at before it is installed
 MARGIN_GAMES = 2000  # games against expert at each margin
 MARGIN_SEED = 1000  # margins are tried on the deals of seed MARGIN_SEED + the run's seed: never the strength record's
+LABEL_MARGINS = (0.02, 0.05, 0.1, 0.2)  # the margins tried for a network of option values (they spread less)
+LABEL_SHARE = 0.3  # the share of the decisions with a choice whose options are played out (`label`)
+MAX_LABEL_SAMPLES = 1000
 # learned's `points` knob, bit by bit (1 draw, 2 meld, 4 ask, 8 answer, 16 discard)
 POINT_BITS = tuple((1 << i, name) for i, name in enumerate(POINT_NAMES))
 
@@ -63,6 +75,7 @@ class Round:
     held_out_loss: float
     held_out_base: float  # the held-out rows' loss when predicting the fitted rows' mean
     weights: list[float]
+    labelled: int = 0  # decisions whose options were played out (a round of option values; 0: hand margins)
 
     def net(self) -> np.ndarray:
         return np.asarray(self.weights, np.float64)
@@ -181,20 +194,18 @@ def margins(out_h: np.ndarray, nsides: int) -> dict[tuple[int, int], np.ndarray]
     return res
 
 
-def play_rows(v: Variant, player: object, games: int, seed: int, first: int = 0,
-              progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Games first .. first + games - 1 with `player` on every seat: per decision asked, the chosen option's features
-    (X), the hand's margin for the deciding side (y) and the game (g)."""
+def traced_chunks(v: Variant, player: object, games: int, seed: int, first: int = 0,
+                  progress: Callable[[int], None] | None = None) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                                   np.ndarray, np.ndarray]]:
+    """Games first .. first + games - 1 with `player` on every seat, CHUNK at a time: each chunk's traced decisions
+    (rows of layout T_*), their option rows, its hands' rows, the first game and the players' knob vector."""
     from sim.engine.game import play_batch_nb
     from sim.engine.state import new_state
-    from strategies.learned import NF, chosen_features_nb
 
     job = make_job(v, [player], seed)
     R = pack(v)
     seat_fns, prm = job.seat_tables()
     fns = job.engine_fns()
-    nsides = v.n_sides
-    Xs, ys, gs = [], [], []
     done = first
     cap = TRACE_ROWS * CHUNK
     hcap = HANDS_PER_GAME * CHUNK
@@ -214,25 +225,84 @@ def play_rows(v: Variant, player: object, games: int, seed: int, first: int = 0,
                 break
             cap = max(cap, k, -(-ko // 8) + 1)
             hcap = max(hcap, -nh)
-        tr = S.tr[:k]
+        yield S.tr[:k], S.tro[:ko], out_h[:nh], np.int64(done), prm
+        done += n
+        if progress is not None:
+            progress(n)
+
+
+def play_rows(v: Variant, player: object, games: int, seed: int, first: int = 0,
+              progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Games first .. first + games - 1 with `player` on every seat: per decision asked, the chosen option's features
+    (X), the hand's margin for the deciding side (y) and the game (g)."""
+    from strategies.learned import NF, chosen_features_nb
+
+    R = pack(v)
+    nsides = v.n_sides
+    Xs, ys, gs = [], [], []
+    for tr, tro, out_h, _, prm in traced_chunks(v, player, games, seed, first, progress):
+        k = tr.shape[0]
         X = np.zeros((k, NF))
-        chosen_features_nb(R, np.ascontiguousarray(tr[:, L.T_OBS:]), S.tro[:ko], tr[:, L.T_OPT0].copy(),
+        chosen_features_nb(R, np.ascontiguousarray(tr[:, L.T_OBS:]), tro, tr[:, L.T_OPT0].copy(),
                            tr[:, L.T_N].copy(), tr[:, L.T_CHOICE].copy(), prm[0], X)
-        m = margins(out_h[:nh], nsides)
+        m = margins(out_h, nsides)
         hands = tr[:, L.T_OBS + L.OB_HANDNO]
         sides = tr[:, L.T_OBS + L.OB_SIDE]
         y = np.array([m[(int(g), int(h))][int(s)] for g, h, s in zip(tr[:, L.T_GAME], hands, sides, strict=True)])
         Xs.append(X)
         ys.append(y / MARGIN_SCALE)
         gs.append(tr[:, L.T_GAME].copy())
-        done += n
-        if progress is not None:
-            progress(n)
     return np.concatenate(Xs), np.concatenate(ys), np.concatenate(gs)
 
 
-def fit(X: np.ndarray, y: np.ndarray, held: np.ndarray, seed: int) -> tuple[object, float, float]:
-    """The network fitted to the rows not `held`; its squared error on the held rows, and the mean's there."""
+def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, share: float = LABEL_SHARE,
+               first: int = 0, progress: Callable[[int], None] | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Games first .. first + games - 1 with `player` on every seat; at a share `share` of the decisions with a
+    choice (drawn from the seed and the chunk's first game), every option played out `samples` times by expert on
+    the same samples: one row per option, its features (X), its mean margin less the decision's options' mean, in
+    thousands (y), and the game (g). Also the decisions labelled (a decision whose hidden cards no sample matches
+    is left out)."""
+    from sim.analysis.analyse import rollouts_nb
+    from strategies import parse_strategy
+    from strategies.learned import NF, options_features_nb, teacher_choice_nb
+    from strategies.search import FN_HEURISTIC
+
+    R = pack(v)
+    expert = parse_strategy("expert").at(v).params.copy()
+    olen = L.obs_len(int(R[L.R_MAXM]))
+    Xs, ys, gs = [np.zeros((0, NF))], [np.zeros(0)], [np.zeros(0, np.int64)]
+    labelled = 0
+    for tr, tro, _, start, prm in traced_chunks(v, player, games, seed, first, progress):
+        rng = np.random.default_rng([seed, int(start)])
+        picked = (tr[:, L.T_N] >= 2) & (rng.random(tr.shape[0]) < share)
+        seeds = rng.integers(0, 1 << 40, tr.shape[0])
+        for j in np.flatnonzero(picked):
+            n = int(tr[j, L.T_N])
+            obs = np.zeros(olen, np.int64)  # a trace keeps no scratch space: it stays 0, as in analyse
+            obs[:tr.shape[1] - L.T_OBS] = tr[j, L.T_OBS:]
+            opts = np.ascontiguousarray(tro[tr[j, L.T_OPT0]:tr[j, L.T_OPT0] + n, :L.OPT_FIELDS])
+            m = np.zeros((samples, n), np.int64)
+            done = int(rollouts_nb(R, obs, opts, np.int64(n), expert, np.int64(FN_HEURISTIC), np.int64(samples),
+                                   np.int64(seeds[j] << SAMPLE_SHIFT), m))
+            if done < 0:
+                raise EngineError(f"{v.name}: a rollout failed at game {int(tr[j, L.T_GAME])} (an engine bug)")
+            if done < samples:
+                continue
+            q = m.mean(axis=0)
+            X = np.zeros((n, NF))
+            options_features_nb(R, obs, opts, np.int64(n), np.int64(teacher_choice_nb(R, obs, opts, n, prm[0])), X)
+            Xs.append(X)
+            ys.append((q - q.mean()) / MARGIN_SCALE)
+            gs.append(np.full(n, tr[j, L.T_GAME]))
+            labelled += 1
+    return np.concatenate(Xs), np.concatenate(ys), np.concatenate(gs), labelled
+
+
+def fit(X: np.ndarray, y: np.ndarray, held: np.ndarray, seed: int, scaled: bool = False) -> tuple[object, float, float]:
+    """The network fitted to the rows not `held`; its squared error on the held rows, and the mean's there. `scaled`:
+    fitted to the targets over their standard deviation (export scales the output back), for option values, whose
+    few hundredths of a thousand points the early stopping would otherwise take for no progress."""
     try:
         from sklearn.neural_network import MLPRegressor
         from sklearn.pipeline import make_pipeline
@@ -244,10 +314,13 @@ def fit(X: np.ndarray, y: np.ndarray, held: np.ndarray, seed: int) -> tuple[obje
     model = make_pipeline(StandardScaler(), MLPRegressor(
         hidden_layer_sizes=(NH,), activation="relu", alpha=ALPHA, batch_size=BATCH, max_iter=MAX_EPOCHS,
         early_stopping=True, n_iter_no_change=4, random_state=seed))
+    sd = float(y[~held].std()) if scaled else 1.0
+    sd = sd if sd > 0 else 1.0
     with warnings.catch_warnings():  # early stopping or MAX_EPOCHS ends the fit; the held-out loss says how well
         warnings.simplefilter("ignore", category=UserWarning)
-        model.fit(X[~held], y[~held])
-    pred = model.predict(X[held])
+        model.fit(X[~held], y[~held] / sd)
+    model.target_scale = sd
+    pred = model.predict(X[held]) * sd
     loss = float(np.mean((pred - y[held]) ** 2))
     base = float(np.mean((y[~held].mean() - y[held]) ** 2))
     return model, loss, base
@@ -258,8 +331,9 @@ def export(model: object) -> np.ndarray:
     from strategies.learned import NF, NH, NW
 
     scaler, mlp = model.steps[0][1], model.steps[1][1]
+    sd = getattr(model, "target_scale", 1.0)  # the output layer back in thousands of points (ReLU: a linear last layer)
     W = np.concatenate([scaler.mean_, scaler.scale_, mlp.coefs_[0].reshape(NF * NH), mlp.intercepts_[0],
-                        mlp.coefs_[1].reshape(NH), mlp.intercepts_[1].reshape(1)]).astype(np.float64)
+                        mlp.coefs_[1].reshape(NH) * sd, mlp.intercepts_[1].reshape(1) * sd]).astype(np.float64)
     assert W.shape == (NW,)
     return W
 
@@ -270,10 +344,13 @@ def held_games(g: np.ndarray, games: int, first: int) -> np.ndarray:
 
 
 def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: float = DEFAULT_EXPLORE,
-          progress: bool = True) -> list[Round]:
-    """Rounds 0 .. rounds - 1, each `games` games, resuming after the rounds DIR already holds."""
+          progress: bool = True, label: int = 0, label_share: float = LABEL_SHARE) -> list[Round]:
+    """Rounds 0 .. rounds - 1, each `games` games, resuming after the rounds DIR already holds; `label` > 0: option
+    values from that many rollouts as the targets (label_rows), else the hand's margin (play_rows)."""
     v = get_variant(variant)
     run = {"variant": v.name, "games": games, "seed": seed, "explore": explore}
+    if label:  # a run of hand margins keeps the marker it always had
+        run |= {"label": label, "label_share": label_share}
     marker = out / "run.json"
     if marker.exists() and json.loads(marker.read_text()) != run:
         raise TrainError(f"{out} holds the rounds of another training run ({marker.read_text().strip()}); give a new "
@@ -295,15 +372,19 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
         t0 = time.process_time()
         W = done[-1].net() if done else np.zeros(0)
         update, close = progress_callback(progress, games, desc=f"{v.name} round {r}")
-        X, y, g = play_rows(v, round_player(W, explore), games, seed, first, update)
+        labelled = 0
+        if label:
+            X, y, g, labelled = label_rows(v, round_player(W, explore), games, seed, label, label_share, first, update)
+        else:
+            X, y, g = play_rows(v, round_player(W, explore), games, seed, first, update)
         close()
         held = held_games(g, games, first)
         Xs.append(X)
         ys.append(y)
         hs.append(held)
-        model, loss, base = fit(np.concatenate(Xs), np.concatenate(ys), np.concatenate(hs), seed + r)
+        model, loss, base = fit(np.concatenate(Xs), np.concatenate(ys), np.concatenate(hs), seed + r, bool(label))
         rnd = Round(r, games, len(y), sum(len(a) for a in ys), time.process_time() - t0, loss, base,
-                    export(model).tolist())
+                    export(model).tolist(), labelled)
         np.savez_compressed(npz, X=X, y=y, held=held)
         meta.write_text(json.dumps(asdict(rnd)))
         done.append(rnd)
@@ -311,7 +392,7 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
 
 
 def provenance(variant: str, rounds: list[Round], seed: int, explore: float, command: str,
-               trials: list[MarginTrial]) -> dict:
+               trials: list[MarginTrial], label: int = 0, label_share: float = LABEL_SHARE) -> dict:
     """What the package records beside a network (strategies/learned_nets.py), with the margin it plays at."""
     from importlib.metadata import version
 
@@ -323,6 +404,7 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
     return {"command": command, "variant": variant, "seed": seed, "explore": explore,
             "rounds": [{k: val for k, val in asdict(r).items() if k != "weights"} for r in rounds],
             "rows": last.rows_total, "held_out_loss": last.held_out_loss, "held_out_base": last.held_out_base,
+            **({"label": label, "label_share": label_share} if label else {}),
             "margin": best.margin, "points": best.points, "margin_seed": MARGIN_SEED + seed,
             "margin_trials": [asdict(t) for t in trials],
             "version": __version__, "source_hash": source_hash(),

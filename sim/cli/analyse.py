@@ -53,9 +53,11 @@ NOT_INSTALLED = 1  # train's exit status when --install found no trial in which 
 
 def cmd_train(args: argparse.Namespace) -> int:
     from sim.analysis.selfplay import (
+        LABEL_MARGINS,
         MARGIN_GAMES,
         MARGIN_SEED,
         MARGINS,
+        MAX_LABEL_SAMPLES,
         best_trial,
         install,
         installable,
@@ -72,6 +74,14 @@ def cmd_train(args: argparse.Namespace) -> int:
                        f"family {family_of(v.name)}")
     if not 0 <= args.explore < 1:
         raise CliError(f"--explore {args.explore}: give a share of the decisions, at least 0 and below 1")
+    if not 0 <= args.label <= MAX_LABEL_SAMPLES:
+        raise CliError(f"--label {args.label}: give the rollouts an option is played out on, 1 to {MAX_LABEL_SAMPLES} "
+                       "(or 0: the hand's margin as the target)")
+    if not 0 < args.label_share <= 1:
+        raise CliError(f"--label-share {args.label_share}: give a share of the decisions, above 0 and at most 1")
+    default_margins = LABEL_MARGINS if args.label else MARGINS
+    given = args.margins is not None
+    args.margins = args.margins if given else ",".join(f"{m:g}" for m in default_margins)
     try:
         margins = tuple(float(x) for x in args.margins.split(","))
     except ValueError:
@@ -84,16 +94,24 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise CliError(f"--out {args.out}: a file, not a folder; give a folder (new, or one a run of this command "
                        "began, to resume it)")
     command = (f"canasta-lab train {v.name} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
-               f"--explore {args.explore:g} --out DIR")
-    rounds = train(v.name, args.rounds, args.games, args.seed, out, args.explore, progress=not args.quiet)
+               f"--explore {args.explore:g}" + (f" --label {args.label} --label-share {args.label_share:g}"
+                                                 if args.label else "") + " --out DIR")
+    rounds = train(v.name, args.rounds, args.games, args.seed, out, args.explore, progress=not args.quiet,
+                   label=args.label, label_share=args.label_share)
     print(f"{v.name}: {len(rounds)} rounds of {args.games:,} self-play games (`{command}`)")
     print(f"{'round':>5} {'games':>7} {'rows':>9} {'rows fitted':>11} {'CPU s':>8} {'held-out loss':>13} "
           f"{'mean only':>9}")
     for r in rounds:
         print(f"{r.round:>5} {r.games:>7,} {r.rows:>9,} {r.rows_total:>11,} {r.cpu_seconds:>8.0f} "
               f"{r.held_out_loss:>13.4f} {r.held_out_base:>9.4f}")
-    print("(losses: squared error of the hand margin in thousands of points on the held-out fifth of the games; "
-          "`mean only` predicts the fitted rows' mean)")
+    if args.label:
+        print(f"(rows: one per option of the decisions labelled, {sum(r.labelled for r in rounds):,} in all, each "
+              f"option played out {args.label} times by expert; losses: squared error of an option's value less its "
+              "decision's mean, in thousands of points, on the held-out fifth of the games; `mean only` predicts the "
+              "fitted rows' mean)")
+    else:
+        print("(losses: squared error of the hand margin in thousands of points on the held-out fifth of the games; "
+              "`mean only` predicts the fitted rows' mean)")
     if args.install is not None:
         scope = args.install or v.name
         trials = try_margins(v.name, rounds[-1].net(), args.seed, margins, args.margin_games, not args.quiet)
@@ -113,9 +131,10 @@ def cmd_train(args: argparse.Namespace) -> int:
             return NOT_INSTALLED
         print(f"installed with margin {best.label()}")
         command += f" --install{' ' + args.install if args.install else ''}" + (
-            f" --margins {args.margins}" if margins != MARGINS else "") + (
+            f" --margins {args.margins}" if margins != default_margins else "") + (
             f" --margin-games {args.margin_games}" if args.margin_games != MARGIN_GAMES else "")
-        path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command, trials))
+        path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command, trials,
+                                                            args.label, args.label_share))
         where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
         print(f"the network written to {path}: `learned` plays it {where}")
     return 0
@@ -123,7 +142,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def add(sub: argparse._SubParsersAction) -> None:
     """Add analyse, learn and train."""
-    from sim.analysis.selfplay import MARGIN_GAMES, MARGINS
+    from sim.analysis.selfplay import LABEL_MARGINS, LABEL_SHARE, MARGIN_GAMES, MARGINS
 
     p = sub.add_parser("analyse", help="the value of each legal option at one decision of a transcript (or a position "
                                        "written by hand): mean hand margin and win chance over rollouts, best first")
@@ -173,9 +192,17 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--install", nargs="?", const="", metavar="FAMILY",
                    help="write the last round's network, with its provenance, into strategies/learned_nets.py for the "
                         "preset (or, given its family's name, for every preset of the family without its own)")
-    p.add_argument("--margins", default=",".join(f"{m:g}" for m in MARGINS),
+    p.add_argument("--label", type=natural, default=0, metavar="ROLLOUTS",
+                   help="targets: each option's value, played out this many times by expert on the same samples of "
+                        "the hidden cards, at a share of the decisions (--label-share), instead of the hand's margin "
+                        "(default 0: the hand's margin)")
+    p.add_argument("--label-share", type=float, default=LABEL_SHARE,
+                   help="with --label: the share of the decisions with a choice whose options are played out "
+                        "(default %(default)s)")
+    p.add_argument("--margins", default=None,
                    help="with --install: the margins the last network is played at against expert before it is "
-                        "installed with the best (default %(default)s)")
+                        "installed with the best (default " + ",".join(f"{m:g}" for m in MARGINS) + "; with --label "
+                        + ",".join(f"{m:g}" for m in LABEL_MARGINS) + ")")
     p.add_argument("--margin-games", type=positive, default=MARGIN_GAMES,
                    help="with --install: games against expert at each margin (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
