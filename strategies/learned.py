@@ -4,7 +4,9 @@ At each decision the kernel builds one feature vector per legal option (FEATURES
 scores, the hands' and the pile's sizes, the sides' openings and canastas, the option's kind, what it lays, takes or
 throws and the hand it leaves, the discard features the heuristic's scorer reads, and whether `expert` at this
 variant would play it), scores each by a multilayer perceptron (standardised inputs, one hidden layer of ReLU units,
-one output: the hand's expected margin for the seat's side, in thousands of points) and plays the highest. The
+one output in thousands of points of the hand's margin for the seat's side: the margin expected after the option,
+or, for a network trained on option values (`train --label`), what the option brings over its decision's mean) and
+plays the highest. Only the differences between one decision's options are ever read, so the two compare alike. The
 network's weights are arrays the kernel reads (strategies/learned_nets.py, one network per preset or family), trained
 by `canasta-lab train` (sim/analysis/selfplay.py) with scikit-learn; playing needs numpy and numba only.
 

@@ -100,6 +100,52 @@ def test_the_training_rows_hold_the_chosen_options_features():
     assert np.all(np.abs(y) < 10)  # thousands of points
 
 
+def test_option_value_rows_hold_every_option_of_a_labelled_decision_less_its_mean():
+    """--label: one row per option of each labelled decision, exactly one of them expert's; the targets are each
+    option's mean rollout margin less the decision's mean, so they sum to 0; the same arguments give the same rows."""
+    v = get_variant("classic-4p")
+    player = SP.round_player(np.zeros(0), 0.3)
+    X, y, g, labelled = SP.label_rows(v, player, 3, seed=2, samples=4, share=0.2)
+    assert labelled > 20 and len(X) == len(y) == len(g) > 2 * labelled
+    assert X[:, LN.X_TEACHER].sum() == labelled
+    assert abs(y.sum()) < 1e-9 and np.any(y != 0) and np.all(np.abs(y) < 10)
+    np.testing.assert_array_equal(X[:, LN.X_KIND:LN.X_KIND + LN.N_KINDS].sum(axis=1), 1.0)
+    assert set(np.unique(g)) <= set(range(3))
+    X2, y2, _, labelled2 = SP.label_rows(v, player, 3, seed=2, samples=4, share=0.2)
+    np.testing.assert_array_equal(X2, X)
+    np.testing.assert_array_equal(y2, y)
+    assert labelled2 == labelled
+    _, y3, _, _ = SP.label_rows(v, player, 3, seed=3, samples=4, share=0.2)
+    assert len(y3) != len(y) or np.any(y3 != y)
+
+
+def test_a_fit_to_scaled_targets_exports_the_network_in_thousands_of_points():
+    """Option values are fitted over their standard deviation; the kernel's network must still give the
+    library's prediction in thousands of points (to 1e-5)."""
+    pytest.importorskip("sklearn")
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(3000, LN.NF))
+    y = 0.03 * np.tanh(X[:, 2]) + 0.01 * rng.normal(size=3000)
+    held = np.arange(3000) >= 2400
+    model, loss, base = SP.fit(X, y, held, 4, scaled=True)
+    assert model.target_scale == pytest.approx(y[~held].std())
+    W = SP.export(model)
+    h = np.empty(LN.NH)
+    ours = np.array([LN.net_value_nb(W, x, h) for x in X[held]])
+    np.testing.assert_allclose(ours, model.predict(X[held]) * model.target_scale, rtol=0, atol=1e-5)
+    assert loss < base
+
+
+def test_a_labelled_training_run_keeps_its_label_in_the_marker(tmp_path):
+    pytest.importorskip("sklearn")
+    rounds = SP.train("classic-2p", 1, 4, 1, tmp_path, explore=0.2, progress=False, label=2, label_share=0.3)
+    assert rounds[0].labelled > 0 and rounds[0].rows > rounds[0].labelled
+    with pytest.raises(SP.TrainError, match="another training run"):
+        SP.train("classic-2p", 1, 4, 1, tmp_path, explore=0.2, progress=False)
+    again = SP.train("classic-2p", 1, 4, 1, tmp_path, explore=0.2, progress=False, label=2, label_share=0.3)
+    assert again[0].weights == rounds[0].weights
+
+
 def test_a_training_run_resumes_after_its_last_round(tmp_path):
     pytest.importorskip("sklearn")
     rounds = SP.train("classic-2p", 2, 5, 1, tmp_path, explore=0.2, progress=False)
@@ -219,6 +265,11 @@ def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--margins 0.1,x" in r.stderr
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--install", "boat")
     assert r.returncode == 2 and "installed for classic-4p or for its family classic" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label", "5000")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--label 5000" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label", "4",
+            "--label-share", "0")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--label-share 0" in r.stderr
     f = tmp_path / "file"
     f.write_text("x")
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(f))
