@@ -267,15 +267,17 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
     from strategies.learned_nets import NETWORKS
 
     out = [f"`{LEARNED}`'s networks (`strategies/learned_nets.py`): each one round of self-play (`canasta-lab train`),"
-           " its held-out loss beside the mean's, `margin` chosen against `expert` on 2,000 games a trial (deals of "
-           "seed 1001, Elo; then, for the networks installed since the trials of decision points, each point closed "
-           "in turn at the best margin and kept closed where that gained: `0.2 at draw, meld` departs from expert "
+           " fitted to the hand's margin or to option values (`--label`: rows are options, losses their values' less "
+           "the decision's mean), its held-out loss beside the mean's, `margin` chosen against `expert` on 2,000 "
+           "games a trial (deals of seed 1001, Elo; then, for the networks installed since the trials of decision "
+           "points, each point closed in turn at the best margin and kept closed where that gained: `0.2 at draw, "
+           "meld` departs from expert "
            f"there only), and at its preset `{LEARNED}` against `{STRONGEST}` and `{data['reference']}` (Elo, the "
            f"record's seed; `{STRONGEST}`'s against `{data['reference']}` in brackets) and `{LOOKAHEAD}`'s win rate "
            f"against it:", "",
-           "| network | command | rows | CPU s | held-out loss (mean only) | Elo against `expert` by margin | margin |"
-           f" `{LEARNED}` vs `{STRONGEST}` | `{LEARNED}` vs `{data['reference']}` (`{STRONGEST}`'s) | "
-           f"`{LOOKAHEAD}` vs `{LEARNED}` |", "|---" * 10 + "|"]
+           "| network | command | targets | rows | CPU s | held-out loss (mean only) | Elo against `expert` by margin |"
+           f" margin | `{LEARNED}` vs `{STRONGEST}` | `{LEARNED}` vs `{data['reference']}` (`{STRONGEST}`'s) | "
+           f"`{LOOKAHEAD}` vs `{LEARNED}` |", "|---" * 11 + "|"]
     for scope in sorted(NETWORKS):
         prov = NETWORKS[scope]["provenance"]
         rec = data["presets"].get(scope, {})
@@ -284,11 +286,19 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
         trials = ", ".join(f"{MarginTrial(**t).label()}: {t['elo']:+.1f}" for t in prov["margin_trials"])
         setting = setting_label(*network_setting(prov))
         cpu = sum(r["cpu_seconds"] for r in prov["rounds"])
-        out.append(f"| {scope} | `{prov['command']}` | {prov['rows']:,} | {cpu:.0f} | {prov['held_out_loss']:.3f} "
-                   f"({prov['held_out_base']:.3f}) | {trials} | {setting} | "
+        out.append(f"| {scope} | `{prov['command']}` | {targets(prov)} | {prov['rows']:,} | {cpu:.0f} | "
+                   f"{prov['held_out_loss']:.3g} ({prov['held_out_base']:.3g}) | {trials} | {setting} | "
                    f"{_elo(vs.get((LEARNED, STRONGEST)))} | {_elo(rows.get(LEARNED))} ({_elo(rows.get(STRONGEST))}) | "
                    f"{_win(vs.get((LOOKAHEAD, LEARNED)))} |")
     return out
+
+
+def targets(prov: dict[str, Any]) -> str:
+    """What a network was fitted to: the hand's margin, or option values (`train --label`) and how many decisions."""
+    if not prov.get("label"):
+        return "hand margin"
+    decisions = sum(r.get("labelled", 0) for r in prov["rounds"])
+    return f"option values, {prov['label']} rollouts, {decisions:,} decisions"
 
 
 def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = (),

@@ -156,3 +156,13 @@ def test_measure_options_are_refused_without_measure_and_bad_counts_are_named(cl
     assert r.returncode == 2 and "NAME=GAMES" in r.stderr
     r = cli("strategies", "--measure", "classic-4p", "--games", "10")
     assert r.returncode == 2 and "--seed" in r.stderr
+
+
+def test_the_networks_table_says_what_each_network_was_fitted_to():
+    """A network fitted to option values (`train --label`) is not read as one fitted to hand margins: the table
+    says which, with the rollouts and the decisions labelled, from the provenance."""
+    from sim.analysis.strength import targets
+
+    assert targets({"rounds": [{"labelled": 0}]}) == "hand margin"
+    prov = {"label": 16, "label_share": 0.3, "rounds": [{"labelled": 1200}, {"labelled": 34}]}
+    assert targets(prov) == "option values, 16 rollouts, 1,234 decisions"
