@@ -52,16 +52,23 @@ NOT_INSTALLED = 1  # train's exit status when --install found no trial in which 
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from sim.analysis.selfplay import (
+        CAPPED_GAMES,
         LABEL_MARGINS,
         MARGIN_GAMES,
         MARGIN_SEED,
         MARGINS,
+        MAX_CAPPED_EXCESS,
         MAX_LABEL_SAMPLES,
         best_trial,
+        capped_share,
         install,
         installable,
         provenance,
+        round_player,
+        round_spec,
         train,
         try_margins,
         try_points,
@@ -129,12 +136,23 @@ def cmd_train(args: argparse.Namespace) -> int:
                   f"{best.label()}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, {best.elo_high:+.1f}]); its rounds stay "
                   f"in {out}")
             return NOT_INSTALLED
+        own = capped_share(v.name, round_spec(rounds[-1].net()).choice(margin=best.margin, points=best.points),
+                           args.seed)
+        teacher = capped_share(v.name, round_player(np.zeros(0), 0.0), args.seed)
+        print(f"against itself ({CAPPED_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
+              f"ended by the turn cap (expert's own: {teacher:.1%})")
+        if own > teacher + MAX_CAPPED_EXCESS:
+            print(f"not installed: against itself the network leaves {own:.1%} of its hands to the turn cap, more "
+                  f"than expert's {teacher:.1%} by over {MAX_CAPPED_EXCESS:.0%}; a check player whose own games do "
+                  f"not end cannot check an answer; its rounds stay in {out}")
+            return NOT_INSTALLED
         print(f"installed with margin {best.label()}")
         command += f" --install{' ' + args.install if args.install else ''}" + (
             f" --margins {args.margins}" if margins != default_margins else "") + (
             f" --margin-games {args.margin_games}" if args.margin_games != MARGIN_GAMES else "")
         path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command, trials,
-                                                            args.label, args.label_share))
+                                                            args.label, args.label_share,
+                                                            {"network": own, "expert": teacher}))
         where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
         print(f"the network written to {path}: `learned` plays it {where}")
     return 0

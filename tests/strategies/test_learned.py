@@ -275,3 +275,34 @@ def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(f))
     assert r.returncode == 2 and "a file, not a folder" in r.stderr and f.read_text() == "x"
     assert not (tmp_path / "t").exists()
+
+
+def test_a_network_whose_own_hands_end_by_the_turn_cap_is_not_installed(monkeypatch, tmp_path, capsys):
+    """buraco-2p's network on option values beat expert by +138 and reference by +152, yet against itself it took
+    the one-card pile at every draw and the turn cap ended every hand: --install refuses such a network (its games
+    against itself say nothing of the rules' play, and it could not check an answer) and writes nothing."""
+    from sim.cli import main
+
+    model, _, _, _ = _fitted(3)
+    W = SP.export(model).tolist()
+    monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
+    monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [SP.MarginTrial(0.1, 2000, 0.7, 150.0, 130.0, 170.0)])
+    monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
+    shares = iter([1.0, 0.0])  # the network's own hands, then expert's
+    monkeypatch.setattr(SP, "capped_share", lambda *a, **k: next(shares))
+
+    def no_install(*a, **k):
+        raise AssertionError("installed")
+
+    monkeypatch.setattr(SP, "install", no_install)
+    code = main(["train", "classic-2p", "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
+                 "--install", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1 and "not installed: against itself the network leaves 100.0% of its hands to the turn cap" in out
+
+
+def test_expert_s_own_hands_end_without_the_turn_cap():
+    """The measure the install guard compares with: expert against itself (buraco-2p and classic-2p)."""
+    for preset in ("buraco-2p", "classic-2p"):
+        share = SP.capped_share(preset, SP.round_player(np.zeros(0), 0.0), 1, games=10)
+        assert share == 0.0
