@@ -181,6 +181,13 @@ def capped_share(variant: str, player: object, seed: int, games: int = CAPPED_GA
     return capped / hands if hands else 0.0
 
 
+def capped_shares(variant: str, W: np.ndarray, best: MarginTrial, seed: int) -> tuple[float, float]:
+    """Network W at its installed setting against itself, and expert against itself: the shares of their hands that
+    the turn cap ended (capped_share)."""
+    own = capped_share(variant, round_spec(W).choice(margin=best.margin, points=best.points), seed)
+    return own, capped_share(variant, round_player(np.zeros(0), 0.0), seed)
+
+
 def best_trial(trials: list[MarginTrial]) -> MarginTrial:
     """The trial of the highest Elo against expert (on a tie: the smaller margin, then more decision points)."""
     return max(trials, key=lambda t: (t.elo, -t.margin, t.points))

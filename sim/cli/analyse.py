@@ -52,8 +52,6 @@ NOT_INSTALLED = 1  # train's exit status when --install found no trial in which 
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from sim.analysis.selfplay import (
         CAPPED_GAMES,
         LABEL_MARGINS,
@@ -63,12 +61,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         MAX_CAPPED_EXCESS,
         MAX_LABEL_SAMPLES,
         best_trial,
-        capped_share,
+        capped_shares,
         install,
         installable,
         provenance,
-        round_player,
-        round_spec,
         train,
         try_margins,
         try_points,
@@ -136,9 +132,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                   f"{best.label()}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, {best.elo_high:+.1f}]); its rounds stay "
                   f"in {out}")
             return NOT_INSTALLED
-        own = capped_share(v.name, round_spec(rounds[-1].net()).choice(margin=best.margin, points=best.points),
-                           args.seed)
-        teacher = capped_share(v.name, round_player(np.zeros(0), 0.0), args.seed)
+        own, teacher = capped_shares(v.name, rounds[-1].net(), best, args.seed)
         print(f"against itself ({CAPPED_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
               f"ended by the turn cap (expert's own: {teacher:.1%})")
         if own > teacher + MAX_CAPPED_EXCESS:
