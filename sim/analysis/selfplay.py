@@ -54,7 +54,6 @@ MARGIN_SEED = 1000  # margins are tried on the deals of seed MARGIN_SEED + the r
 LABEL_MARGINS = (0.02, 0.05, 0.1, 0.2)  # the margins tried for a network of option values (they spread less)
 LABEL_SHARE = 0.3  # the share of the decisions with a choice whose options are played out (`label`)
 MAX_LABEL_SAMPLES = 1000
-CAPPED_GAMES = 200  # games of the network against itself before it is installed
 MAX_CAPPED_EXCESS = 0.05  # the share of its own hands ended by the turn cap it may have beyond expert's
 # learned's `points` knob, bit by bit (1 draw, 2 meld, 4 ask, 8 answer, 16 discard)
 POINT_BITS = tuple((1 << i, name) for i, name in enumerate(POINT_NAMES))
@@ -169,23 +168,16 @@ def try_points(variant: str, W: np.ndarray, seed: int, base: MarginTrial, games:
     return trials
 
 
-def capped_share(variant: str, player: object, seed: int, games: int = CAPPED_GAMES) -> float:
-    """The share of `player`'s hands against itself that the turn cap ended (deals of MARGIN_SEED + seed). A network
-    can beat expert and reference and still never end a hand against itself (at buraco-2p, one that took the
-    one-card pile at every draw): its games then say nothing of the rules' play, and it cannot check an answer."""
-    v = get_variant(variant)
-    hands = capped = 0
-    for _, _, _, _, _, out_g in traced_chunks(v, player, games, MARGIN_SEED + seed):
-        hands += int(out_g[:, L.G_NHANDS].sum())
-        capped += int(out_g[:, L.G_CAPPED_HANDS].sum())
-    return capped / hands if hands else 0.0
-
-
 def capped_shares(variant: str, W: np.ndarray, best: MarginTrial, seed: int) -> tuple[float, float]:
     """Network W at its installed setting against itself, and expert against itself: the shares of their hands that
-    the turn cap ended (capped_share)."""
-    own = capped_share(variant, round_spec(W).choice(margin=best.margin, points=best.points), seed)
-    return own, capped_share(variant, round_player(np.zeros(0), 0.0), seed)
+    the turn cap ended, on the deals of MARGIN_SEED + seed (tune's mirror check, MIRROR_GAMES games each). A network
+    can beat expert and reference and still never end a hand against itself (at buraco-2p, one that took the
+    one-card pile at every draw): its games then say nothing of the rules' play, and it cannot check an answer."""
+    from sim.analysis.tune import mirror_capped
+
+    v = get_variant(variant)
+    own = mirror_capped(v, round_spec(W).choice(margin=best.margin, points=best.points), MARGIN_SEED + seed)
+    return own, mirror_capped(v, round_player(np.zeros(0), 0.0), MARGIN_SEED + seed)
 
 
 def best_trial(trials: list[MarginTrial]) -> MarginTrial:
@@ -218,8 +210,7 @@ def margins(out_h: np.ndarray, nsides: int) -> dict[tuple[int, int], np.ndarray]
 def traced_chunks(v: Variant, player: object, games: int, seed: int, first: int = 0,
                   progress: Callable[[int], None] | None = None) -> Iterator[tuple[np.ndarray, ...]]:
     """Games first .. first + games - 1 with `player` on every seat, CHUNK at a time: each chunk's traced decisions
-    (rows of layout T_*), their option rows, its hands' rows, the first game, the players' knob vector and the
-    games' rows."""
+    (rows of layout T_*), their option rows, its hands' rows, the first game and the players' knob vector."""
     from sim.engine.game import play_batch_nb
     from sim.engine.state import new_state
 
@@ -246,7 +237,7 @@ def traced_chunks(v: Variant, player: object, games: int, seed: int, first: int 
                 break
             cap = max(cap, k, -(-ko // 8) + 1)
             hcap = max(hcap, -nh)
-        yield S.tr[:k], S.tro[:ko], out_h[:nh], np.int64(done), prm, out_g
+        yield S.tr[:k], S.tro[:ko], out_h[:nh], np.int64(done), prm
         done += n
         if progress is not None:
             progress(n)
@@ -261,7 +252,7 @@ def play_rows(v: Variant, player: object, games: int, seed: int, first: int = 0,
     R = pack(v)
     nsides = v.n_sides
     Xs, ys, gs = [], [], []
-    for tr, tro, out_h, _, prm, _ in traced_chunks(v, player, games, seed, first, progress):
+    for tr, tro, out_h, _, prm in traced_chunks(v, player, games, seed, first, progress):
         k = tr.shape[0]
         X = np.zeros((k, NF))
         chosen_features_nb(R, np.ascontiguousarray(tr[:, L.T_OBS:]), tro, tr[:, L.T_OPT0].copy(),
@@ -294,7 +285,7 @@ def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, 
     olen = L.obs_len(int(R[L.R_MAXM]))
     Xs, ys, gs = [np.zeros((0, NF))], [np.zeros(0)], [np.zeros(0, np.int64)]
     labelled = 0
-    for tr, tro, _, start, prm, _ in traced_chunks(v, player, games, seed, first, progress):
+    for tr, tro, _, start, prm in traced_chunks(v, player, games, seed, first, progress):
         rng = np.random.default_rng([seed, int(start)])
         picked = (tr[:, L.T_N] >= 2) & (rng.random(tr.shape[0]) < share)
         seeds = rng.integers(0, 1 << 40, tr.shape[0])

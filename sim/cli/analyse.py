@@ -53,7 +53,6 @@ NOT_INSTALLED = 1  # train's exit status when --install found no trial in which 
 
 def cmd_train(args: argparse.Namespace) -> int:
     from sim.analysis.selfplay import (
-        CAPPED_GAMES,
         LABEL_MARGINS,
         MARGIN_GAMES,
         MARGIN_SEED,
@@ -69,6 +68,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         try_margins,
         try_points,
     )
+    from sim.analysis.tune import MIRROR_GAMES
     from strategies.knobs import family_of
 
     v = get_variant(args.variant)
@@ -83,8 +83,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if not 0 < args.label_share <= 1:
         raise CliError(f"--label-share {args.label_share}: give a share of the decisions, above 0 and at most 1")
     default_margins = LABEL_MARGINS if args.label else MARGINS
-    given = args.margins is not None
-    args.margins = args.margins if given else ",".join(f"{m:g}" for m in default_margins)
+    if args.margins is None:
+        args.margins = ",".join(f"{m:g}" for m in default_margins)
     try:
         margins = tuple(float(x) for x in args.margins.split(","))
     except ValueError:
@@ -133,7 +133,7 @@ def cmd_train(args: argparse.Namespace) -> int:
                   f"in {out}")
             return NOT_INSTALLED
         own, teacher = capped_shares(v.name, rounds[-1].net(), best, args.seed)
-        print(f"against itself ({CAPPED_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
+        print(f"against itself ({MIRROR_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
               f"ended by the turn cap (expert's own: {teacher:.1%})")
         if own > teacher + MAX_CAPPED_EXCESS:
             print(f"not installed: against itself the network leaves {own:.1%} of its hands to the turn cap, more "

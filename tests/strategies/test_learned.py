@@ -288,8 +288,7 @@ def test_a_network_whose_own_hands_end_by_the_turn_cap_is_not_installed(monkeypa
     monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
     monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [SP.MarginTrial(0.1, 2000, 0.7, 150.0, 130.0, 170.0)])
     monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
-    shares = iter([1.0, 0.0])  # the network's own hands, then expert's
-    monkeypatch.setattr(SP, "capped_share", lambda *a, **k: next(shares))
+    monkeypatch.setattr(SP, "capped_shares", lambda *a, **k: (1.0, 0.0))  # the network's own hands, expert's
 
     def no_install(*a, **k):
         raise AssertionError("installed")
@@ -302,7 +301,10 @@ def test_a_network_whose_own_hands_end_by_the_turn_cap_is_not_installed(monkeypa
 
 
 def test_expert_s_own_hands_end_without_the_turn_cap():
-    """The measure the install guard compares with: expert against itself (buraco-2p and classic-2p)."""
+    """The measure the install guard compares with (SP.capped_shares, tune's mirror check): expert against itself on
+    the trial deals (buraco-2p and classic-2p)."""
+    from sim.analysis.tune import mirror_capped
+
     for preset in ("buraco-2p", "classic-2p"):
-        share = SP.capped_share(preset, SP.round_player(np.zeros(0), 0.0), 1, games=10)
+        share = mirror_capped(get_variant(preset), SP.round_player(np.zeros(0), 0.0), SP.MARGIN_SEED + 1, games=10)
         assert share == 0.0
