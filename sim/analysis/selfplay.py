@@ -207,8 +207,12 @@ def margins(out_h: np.ndarray, nsides: int) -> dict[tuple[int, int], np.ndarray]
     return res
 
 
+# one chunk of traced games: decisions (T_*), option rows, hands' rows, the first game, the players' knob vector
+Chunk = tuple[np.ndarray, np.ndarray, np.ndarray, np.int64, np.ndarray]
+
+
 def traced_chunks(v: Variant, player: object, games: int, seed: int, first: int = 0,
-                  progress: Callable[[int], None] | None = None) -> Iterator[tuple[np.ndarray, ...]]:
+                  progress: Callable[[int], None] | None = None) -> Iterator[Chunk]:
     """Games first .. first + games - 1 with `player` on every seat, CHUNK at a time: each chunk's traced decisions
     (rows of layout T_*), their option rows, its hands' rows, the first game and the players' knob vector."""
     from sim.engine.game import play_batch_nb
