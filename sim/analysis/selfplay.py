@@ -48,6 +48,7 @@ DEFAULT_EXPLORE = 0.1
 ALPHA = 1e-4  # MLPRegressor's L2 penalty
 MAX_EPOCHS = 40
 BATCH = 512
+PATIENCE = 4  # epochs without progress on the fit's own held-out tenth before it stops
 MARGINS = (0.1, 0.2, 0.3, 0.5)  # the margins (thousands of points) a network is played at before it is installed
 MARGIN_GAMES = 2000  # games against expert at each margin
 MARGIN_SEED = 1000  # margins are tried on the deals of seed MARGIN_SEED + the run's seed: never the strength record's
@@ -271,24 +272,24 @@ def play_rows(v: Variant, player: object, games: int, seed: int, first: int = 0,
     return np.concatenate(Xs), np.concatenate(ys), np.concatenate(gs)
 
 
-def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, share: float = LABEL_SHARE,
-               first: int = 0, progress: Callable[[int], None] | None = None
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+# one labelled decision: its observation, its options, how many, each sample's margin for each option (samples x n),
+# its game and the players' knob vector
+Labelled = tuple[np.ndarray, np.ndarray, int, np.ndarray, int, np.ndarray]
+
+
+def rolled_out(v: Variant, player: object, games: int, seed: int, samples: int, share: float = LABEL_SHARE,
+               first: int = 0, progress: Callable[[int], None] | None = None) -> Iterator[Labelled]:
     """Games first .. first + games - 1 with `player` on every seat; at a share `share` of the decisions with a
-    choice (drawn from the seed and the chunk's first game), every option played out `samples` times by expert on
-    the same samples: one row per option, its features (X), its mean margin less the decision's options' mean, in
-    thousands (y), and the game (g). Also the decisions labelled (a decision whose hidden cards no sample matches
-    is left out)."""
+    choice (drawn from the seed and the chunk's first game), every option played out `samples` times to the hand's
+    end by expert, on the same samples of the hidden cards for every option. A decision whose hidden cards no sample
+    matches is left out. benchmarks/fit_limits.py reads the samples themselves (how much of a label is noise)."""
     from sim.analysis.analyse import rollouts_nb
     from strategies import parse_strategy
-    from strategies.learned import NF, options_features_nb, teacher_choice_nb
     from strategies.search import FN_HEURISTIC
 
     R = pack(v)
     expert = parse_strategy("expert").at(v).params.copy()
     olen = L.obs_len(int(R[L.R_MAXM]))
-    Xs, ys, gs = [np.zeros((0, NF))], [np.zeros(0)], [np.zeros(0, np.int64)]
-    labelled = 0
     for tr, tro, _, start, prm in traced_chunks(v, player, games, seed, first, progress):
         rng = np.random.default_rng([seed, int(start)])
         picked = (tr[:, L.T_N] >= 2) & (rng.random(tr.shape[0]) < share)
@@ -303,15 +304,28 @@ def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, 
                                    np.int64(seeds[j] << SAMPLE_SHIFT), m))
             if done < 0:
                 raise EngineError(f"{v.name}: a rollout failed at game {int(tr[j, L.T_GAME])} (an engine bug)")
-            if done < samples:
-                continue
-            q = m.mean(axis=0)
-            X = np.zeros((n, NF))
-            options_features_nb(R, obs, opts, np.int64(n), np.int64(teacher_choice_nb(R, obs, opts, n, prm[0])), X)
-            Xs.append(X)
-            ys.append((q - q.mean()) / MARGIN_SCALE)
-            gs.append(np.full(n, tr[j, L.T_GAME]))
-            labelled += 1
+            if done == samples:
+                yield obs, opts, n, m, int(tr[j, L.T_GAME]), prm
+
+
+def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, share: float = LABEL_SHARE,
+               first: int = 0, progress: Callable[[int], None] | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The decisions `rolled_out` plays out, one row per option: its features (X), its mean margin less the
+    decision's options' mean, in thousands (y), and the game (g). Also the decisions labelled."""
+    from strategies.learned import NF, options_features_nb, teacher_choice_nb
+
+    R = pack(v)
+    Xs, ys, gs = [np.zeros((0, NF))], [np.zeros(0)], [np.zeros(0, np.int64)]
+    labelled = 0
+    for obs, opts, n, m, game, prm in rolled_out(v, player, games, seed, samples, share, first, progress):
+        q = m.mean(axis=0)
+        X = np.zeros((n, NF))
+        options_features_nb(R, obs, opts, np.int64(n), np.int64(teacher_choice_nb(R, obs, opts, n, prm[0])), X)
+        Xs.append(X)
+        ys.append((q - q.mean()) / MARGIN_SCALE)
+        gs.append(np.full(n, game))
+        labelled += 1
     return np.concatenate(Xs), np.concatenate(ys), np.concatenate(gs), labelled
 
 
@@ -329,7 +343,7 @@ def fit(X: np.ndarray, y: np.ndarray, held: np.ndarray, seed: int, scaled: bool 
 
     model = make_pipeline(StandardScaler(), MLPRegressor(
         hidden_layer_sizes=(NH,), activation="relu", alpha=ALPHA, batch_size=BATCH, max_iter=MAX_EPOCHS,
-        early_stopping=True, n_iter_no_change=4, random_state=seed))
+        early_stopping=True, n_iter_no_change=PATIENCE, random_state=seed))
     sd = float(y[~held].std()) if scaled else 1.0
     sd = sd if sd > 0 else 1.0
     with warnings.catch_warnings():  # early stopping or MAX_EPOCHS ends the fit; the held-out loss says how well
