@@ -2,13 +2,16 @@
 
 At each decision the kernel builds one feature vector per legal option (FEATURES below: the decision point, the
 scores, the hands' and the pile's sizes, the sides' openings and canastas, the option's kind, what it lays, takes or
-throws and the hand it leaves, the discard features the heuristic's scorer reads, and whether `expert` at this
-variant would play it), scores each by a multilayer perceptron (standardised inputs, one hidden layer of ReLU units,
-one output in thousands of points of the hand's margin for the seat's side: the margin expected after the option,
-or, for a network trained on option values (`train --label`), what the option brings over its decision's mean) and
-plays the highest. Only the differences between one decision's options are ever read, so the two compare alike. The
-network's weights are arrays the kernel reads (strategies/learned_nets.py, one network per preset or family), trained
-by `canasta-lab train` (sim/analysis/selfplay.py) with scikit-learn; playing needs numpy and numba only.
+throws and the hand it leaves, the discard features the heuristic's scorer reads, whether `expert` at this variant
+would play it; then the partner's hand, the opening's requirement, the sides' melds a card or two short of a
+canasta, the hand's wilds and natural pairs, what the option leaves of them and of the hand's card points, the meld
+an action lays into and whether that makes a canasta, and the card points and wilds a take brings in), scores each
+by a multilayer perceptron (standardised inputs, one hidden layer of ReLU units, one output in thousands of points
+of the hand's margin for the seat's side: the margin expected after the option, or, for a network trained on option
+values (`train --label`), what the option brings over its decision's mean) and plays the highest. Only the
+differences between one decision's options are ever read, so the two compare alike. The network's weights are arrays
+the kernel reads (strategies/learned_nets.py, one network per preset or family), trained by `canasta-lab train`
+(sim/analysis/selfplay.py) with scikit-learn; playing needs numpy and numba only.
 
 Everything it reads is the observation and the options (it never sees a hidden card: tests/engine/test_observe.py
 deals the hidden cards again and expects the same choices of every strategy). The knob `explore` plays a uniformly
@@ -25,8 +28,15 @@ import numpy as np
 from sim.engine.contract import (
     DECIDE_SIG,
     DP_DRAW,
+    F_JOK,
+    F_KIND,
+    F_NAT,
+    F_RANK,
+    F_TWO,
     MIN_MELD,
+    NK,
     NR,
+    O_ADD,
     O_BLACK3,
     O_DISCARD,
     O_DRAW,
@@ -42,11 +52,16 @@ from sim.engine.contract import (
     OB_HANDS,
     OB_HN,
     OB_MELDED,
+    OB_NM,
     OB_NSIDES,
     OB_PILE_N,
+    OB_PILE_TOP,
+    OB_PILEK,
     OB_PLAYERS,
     OB_RAND,
+    OB_REQ,
     OB_SCORE,
+    OB_SEAT,
     OB_SIDE,
     OB_SMELDED,
     OB_STOCK_N,
@@ -55,14 +70,31 @@ from sim.engine.contract import (
     OPTION_NAMES,
     R_CARDVAL,
     R_SEAT_SIDE,
+    RK_2,
+    RK_3,
+    RK_JK,
+    TAKE_FREE,
+    TAKE_M1,
+    TAKE_M2,
+    add_row,
+    add_wild,
+    black3_count,
     cached_jit,
     card_rank,
     hand_count,
+    meld_row,
+    new_naturals,
+    new_rank,
+    new_wild,
     option_card,
     option_kind,
     process_jit,
+    take_method,
+    take_wild,
+    wild_jokers,
+    wild_twos,
 )
-from sim.engine.rulehelp import is_black3_nb, is_wild_rank_nb
+from sim.engine.rulehelp import is_black3_nb, is_natural_meld_rank_nb, is_wild_rank_nb
 
 from .heuristic import (
     DISCARD_FEATURES,
@@ -104,7 +136,23 @@ X_DFEAT = X_LEFT + 1  # the heuristic's discard features of the card thrown (str
 X_WILD = X_DFEAT + N_DFEAT  # the card thrown is a wild (it freezes the pile)
 X_BLACK3 = X_WILD + 1  # the card thrown is a black three (it blocks the next player)
 X_TEACHER = X_BLACK3 + 1  # expert, with its knobs at this variant, plays this option
-NF = X_TEACHER + 1
+# the position's make-up (the same for every option) and what the option leaves of it: appended, so that a network
+# trained before them reads them with weight 0 and plays as it did (strategies/learned_nets.py's older networks)
+X_PARTNER = X_TEACHER + 1  # the smallest hand of another seat of the own side / 15 (0 without a partner)
+X_REQ = X_PARTNER + 1  # the own side's initial-meld requirement / 120 (0 once it has opened)
+X_NEAR = X_REQ + 1  # the own side's melds one or two cards short of a canasta / 3
+X_OPP_NEAR = X_NEAR + 1  # the most such melds of another side / 3
+X_WILDS = X_OPP_NEAR + 1  # wilds in the hand / 4
+X_PAIRS = X_WILDS + 1  # natural ranks held twice or more / 5
+X_LEFT_WILDS = X_PAIRS + 1  # wilds in the hand after the option / 4
+X_LEFT_PAIRS = X_LEFT_WILDS + 1  # natural ranks held twice or more after it / 5
+X_LEFT_POINTS = X_LEFT_PAIRS + 1  # card points in the hand after it / 100
+X_MELD_AFTER = X_LEFT_POINTS + 1  # the cards of the meld a meld action lays into, after it / 7
+X_COMPLETES = X_MELD_AFTER + 1  # the action makes that meld a canasta
+X_TAKEN_POINTS = X_COMPLETES + 1  # card points a take brings into the hand / 100
+X_TAKEN_WILDS = X_TAKEN_POINTS + 1  # wilds a take brings into the hand / 4
+NF = X_TAKEN_WILDS + 1
+CANASTA_CARDS = 7
 # the discard features' scales (value, danger, own, pairs, seen, next_danger, next_holds, next_pair, pile_risk, dead,
 # single, late): each to about one
 DF_SCALE = np.array([50.0, 1.0, 1.0, 3.0, 1.0, 1.0, 1.0, 1.0, 20.0, 4.0, 1.0, 50.0])
@@ -112,7 +160,9 @@ FEATURE_NAMES = (("dp_draw", "dp_meld", "dp_ask", "dp_answer", "dp_discard", "sc
                   "stock", "pile", "frozen", "melded", "opp_melded", "canastas", "opp_canastas", "points", "turn")
                  + tuple(f"kind_{OPTION_NAMES[k]}" for k in range(O_DRAW, O_EXTEND + 1))
                  + ("laid", "value", "gain", "left") + tuple(f"discard_{d}" for d in DISCARD_FEATURES)
-                 + ("discard_wild", "discard_black3", "teacher"))
+                 + ("discard_wild", "discard_black3", "teacher", "partner_hand", "req", "near", "opp_near",
+                    "wilds", "pairs", "left_wilds", "left_pairs", "left_points", "meld_after", "completes",
+                    "taken_points", "taken_wilds"))
 NH = 32  # hidden units
 # what a network was trained on: the features in order, their scales and the hidden layer's size
 FEATURE_LAYOUT = hashlib.sha256(repr((FEATURE_NAMES, DF_SCALE.tolist(), NH)).encode()).hexdigest()[:16]
@@ -157,7 +207,7 @@ K_EXPLORE = KNOBS.knob(
 
 @cached_jit
 def context_features_nb(R, obs, x):
-    """The decision's context into x[:N_CONTEXT]: the same for every option."""
+    """The decision's context into x (the option's own features left 0): the same for every option."""
     x[:] = 0.0
     x[X_DP + obs[OB_DP] - DP_DRAW] = 1.0
     s = obs[OB_SIDE]
@@ -189,13 +239,103 @@ def context_features_nb(R, obs, x):
     x[X_OPP_CANASTAS] = opp_canastas / 3.0
     x[X_POINTS] = points / 100.0
     x[X_TURN] = obs[OB_TURN] / 40.0
+    partner = 0
+    for q in range(obs[OB_PLAYERS]):
+        if q != obs[OB_SEAT] and R[R_SEAT_SIDE + q] == s:
+            partner = obs[OB_HANDS + q] if partner == 0 else min(partner, obs[OB_HANDS + q])
+    x[X_PARTNER] = partner / 15.0
+    x[X_REQ] = (obs[OB_REQ] / 120.0) if obs[OB_MELDED] == 0 else 0.0
+    opp_near = 0
+    for t in range(obs[OB_NSIDES]):
+        near = 0
+        for row in range(obs[OB_NM + t]):
+            b = meld_row(obs, t, row)
+            size = obs[b + F_NAT] + obs[b + F_TWO] + obs[b + F_JOK]
+            if obs[b + F_KIND] != 0 and CANASTA_CARDS - 2 <= size < CANASTA_CARDS:
+                near += 1
+        if t == s:
+            x[X_NEAR] = near / 3.0
+        else:
+            opp_near = max(opp_near, near)
+    x[X_OPP_NEAR] = opp_near / 3.0
+    w, p = hand_makeup_nb(obs)
+    x[X_WILDS] = w / 4.0
+    x[X_PAIRS] = p / 5.0
+
+
+@cached_jit
+def hand_makeup_nb(obs):
+    """The hand's wilds and its natural ranks held twice or more."""
+    w = hand_count(obs, RK_2) + hand_count(obs, RK_JK)
+    p = 0
+    for r in range(NR):
+        if is_natural_meld_rank_nb(r) and hand_count(obs, r) >= 2:
+            p += 1
+    return w, p
+
+
+@cached_jit
+def hand_after_nb(R, obs, opts, i, h, x):
+    """The hand by rank class after option i into h (a draw from the stock leaves it as it is: the card is
+    unknown; Buraco's sequences too), and what a take brings into x[X_TAKEN_*] and the meld after an action into
+    x[X_MELD_AFTER], x[X_COMPLETES]."""
+    for r in range(NR):
+        h[r] = hand_count(obs, r)
+    t = option_kind(opts, i)
+    if t == O_DISCARD:
+        h[card_rank(option_card(opts, i))] -= 1
+    elif t == O_TOP:
+        h[card_rank(option_card(opts, i))] += 1
+    elif t == O_TAKE:
+        top = obs[OB_PILE_TOP]
+        pts = 0
+        wilds = 0
+        for k in range(NK):
+            c = obs[OB_PILEK + k]
+            if c > 0:
+                r = card_rank(k)
+                h[r] += c
+                pts += c * R[R_CARDVAL + r]
+                if is_wild_rank_nb(r):
+                    wilds += c
+        method = take_method(opts, i)
+        if method != TAKE_FREE and top >= 0:
+            tr = card_rank(top)
+            h[tr] -= 1  # the top card goes to the table
+            pts -= R[R_CARDVAL + tr]
+            if method == TAKE_M1:
+                h[tr] -= 2
+            elif method == TAKE_M2:
+                h[tr] -= 1
+                h[take_wild(opts, i)] -= 1
+        x[X_TAKEN_POINTS] = pts / 100.0
+        x[X_TAKEN_WILDS] = wilds / 4.0
+    elif t == O_NEW:
+        h[new_rank(opts, i)] -= new_naturals(opts, i)
+        size = new_naturals(opts, i)
+        if new_wild(opts, i) >= 0:
+            h[new_wild(opts, i)] -= 1
+            size += 1
+        x[X_MELD_AFTER] = size / CANASTA_CARDS
+    elif t == O_ADD:
+        b = meld_row(obs, obs[OB_SIDE], add_row(opts, i))
+        wr = add_wild(opts, i)
+        h[wr if wr >= 0 else obs[b + F_RANK]] -= 1
+        size = obs[b + F_NAT] + obs[b + F_TWO] + obs[b + F_JOK]
+        x[X_MELD_AFTER] = (size + 1) / CANASTA_CARDS
+        x[X_COMPLETES] = 1.0 if size + 1 == CANASTA_CARDS else 0.0
+    elif t == O_WILD:
+        h[RK_JK] -= wild_jokers(opts, i)
+        h[RK_2] -= wild_twos(opts, i)
+        x[X_MELD_AFTER] = (wild_jokers(opts, i) + wild_twos(opts, i)) / CANASTA_CARDS
+    elif t == O_BLACK3:
+        h[RK_3] -= black3_count(opts, i)
 
 
 @cached_jit
 def option_features_nb(R, obs, opts, i, teacher, ctx, x, df):
     """Option i's feature vector into x: the context ctx, then the option's own (df: the discard features' room)."""
-    x[:N_CONTEXT] = ctx
-    x[N_CONTEXT:] = 0.0
+    x[:] = ctx
     t = option_kind(opts, i)
     if O_DRAW <= t <= O_EXTEND:
         x[X_KIND + t - O_DRAW] = 1.0
@@ -225,6 +365,18 @@ def option_features_nb(R, obs, opts, i, teacher, ctx, x, df):
         left -= laid
     x[X_LEFT] = left / 15.0
     x[X_TEACHER] = 1.0 if i == teacher else 0.0
+    h = np.empty(NR, np.int64)
+    hand_after_nb(R, obs, opts, i, h, x)
+    w = h[RK_2] + h[RK_JK]
+    p = 0
+    pts = 0
+    for r in range(NR):
+        pts += h[r] * R[R_CARDVAL + r]
+        if is_natural_meld_rank_nb(r) and h[r] >= 2:
+            p += 1
+    x[X_LEFT_WILDS] = w / 4.0
+    x[X_LEFT_PAIRS] = p / 5.0
+    x[X_LEFT_POINTS] = pts / 100.0
 
 
 @cached_jit
@@ -256,7 +408,7 @@ def teacher_choice_nb(R, obs, opts, n, prm):
 @cached_jit
 def options_features_nb(R, obs, opts, n, teacher, X):
     """Every option's feature vector into X[:n]."""
-    ctx = np.empty(N_CONTEXT)
+    ctx = np.empty(NF)
     context_features_nb(R, obs, ctx)
     df = np.empty(N_DFEAT, np.int64)
     for i in range(n):
@@ -268,7 +420,7 @@ def chosen_features_nb(R, obs_rows, opt_rows, first_opt, ns, choices, prm, X):
     """The training rows (sim/analysis/selfplay.py): row j of X is the feature vector of the option chosen at traced
     decision j, whose observation is obs_rows[j] and options opt_rows[first_opt[j]:first_opt[j] + ns[j]]; prm is
     the players' knob vector (expert's below USER_SLOT0, for the teacher feature)."""
-    ctx = np.empty(N_CONTEXT)
+    ctx = np.empty(NF)
     df = np.empty(N_DFEAT, np.int64)
     for j in range(obs_rows.shape[0]):
         n = ns[j]

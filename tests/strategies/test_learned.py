@@ -308,3 +308,45 @@ def test_expert_s_own_hands_end_without_the_turn_cap():
     for preset in ("buraco-2p", "classic-2p"):
         share = mirror_capped(get_variant(preset), SP.round_player(np.zeros(0), 0.0), SP.MARGIN_SEED + 1, games=10)
         assert share == 0.0
+
+
+@pytest.mark.parametrize("preset", ["classic-4p", "boat-4p"])
+def test_the_features_of_what_an_option_leaves_recount_the_hand(preset):
+    """What an option leaves (wilds, natural pairs, card points), the meld an action lays into and what a take
+    brings in, recounted here from the observation and the option alone, on positions of expert's games."""
+    from sim.engine import contract as C
+    from sim.rules import pack
+
+    v = get_variant(preset)
+    R = pack(v)
+    val = [int(R[C.R_CARDVAL + r]) for r in range(C.NR)]
+    seen = set()
+    for obs, opts, n, _, _, _ in SP.rolled_out(v, SP.round_player(np.zeros(0), 0.3), 4, seed=3, samples=1,
+                                                 share=0.5):
+        h = np.array([C.hand_count(obs, r) for r in range(C.NR)])
+        X = np.zeros((n, LN.NF))
+        LN.options_features_nb(R, obs, opts, np.int64(n), np.int64(0), X)
+        for i in range(n):
+            t, x, after = int(C.option_kind(opts, i)), X[i], h.copy()
+            if t == C.O_DISCARD:
+                after[C.card_rank(int(C.option_card(opts, i)))] -= 1
+            elif t == C.O_NEW:
+                after[C.new_rank(opts, i)] -= C.new_naturals(opts, i)
+                wild = C.new_wild(opts, i)
+                after[wild] -= wild >= 0
+                assert x[LN.X_MELD_AFTER] * 7 == pytest.approx(C.new_naturals(opts, i) + (wild >= 0))
+            elif t == C.O_TAKE and C.take_method(opts, i) != C.TAKE_FREE:
+                pile = [(k, int(obs[C.OB_PILEK + k])) for k in range(C.NK) if obs[C.OB_PILEK + k] > 0]
+                brought = sum(c * val[C.card_rank(k)] for k, c in pile) - val[C.card_rank(int(obs[C.OB_PILE_TOP]))]
+                assert x[LN.X_TAKEN_POINTS] * 100 == pytest.approx(brought)
+                continue  # the hand after a take: the kernel's own sums, checked by the points above
+            elif t not in (C.O_DRAW, C.O_STOP, C.O_ASK, C.O_NOASK, C.O_YES, C.O_NO):
+                continue
+            seen.add(t)
+            pairs = sum(1 for r in range(C.NR) if r not in (C.RK_2, C.RK_3, C.RK_JK) and after[r] >= 2)
+            assert x[LN.X_LEFT_WILDS] * 4 == pytest.approx(after[C.RK_2] + after[C.RK_JK])
+            assert x[LN.X_LEFT_PAIRS] * 5 == pytest.approx(pairs)
+            assert x[LN.X_LEFT_POINTS] * 100 == pytest.approx(sum(after[r] * val[r] for r in range(C.NR)))
+            if t == C.O_DRAW:  # the stock's card is unknown: the hand as it is, the context's own counts
+                assert x[LN.X_LEFT_WILDS] == x[LN.X_WILDS] and x[LN.X_LEFT_PAIRS] == x[LN.X_PAIRS]
+    assert {C.O_DISCARD, C.O_NEW, C.O_DRAW} <= seen
