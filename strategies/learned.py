@@ -68,6 +68,7 @@ from sim.engine.contract import (
     OB_TURN,
     OPT_FIELDS,
     OPTION_NAMES,
+    R_CANASTA,
     R_CARDVAL,
     R_SEAT_SIDE,
     RK_2,
@@ -152,7 +153,6 @@ X_COMPLETES = X_MELD_AFTER + 1  # the action makes that meld a canasta
 X_TAKEN_POINTS = X_COMPLETES + 1  # card points a take brings into the hand / 100
 X_TAKEN_WILDS = X_TAKEN_POINTS + 1  # wilds a take brings into the hand / 4
 NF = X_TAKEN_WILDS + 1
-CANASTA_CARDS = 7
 # the discard features' scales (value, danger, own, pairs, seen, next_danger, next_holds, next_pair, pile_risk, dead,
 # single, late): each to about one
 DF_SCALE = np.array([50.0, 1.0, 1.0, 3.0, 1.0, 1.0, 1.0, 1.0, 20.0, 4.0, 1.0, 50.0])
@@ -223,9 +223,6 @@ def context_features_nb(R, obs, x):
     for q in range(obs[OB_PLAYERS]):
         if R[R_SEAT_SIDE + q] != s:
             opp_hand = min(opp_hand, obs[OB_HANDS + q])
-    points = 0
-    for r in range(NR):
-        points += hand_count(obs, r) * R[R_CARDVAL + r]
     x[X_SCORE] = obs[OB_SCORE + s] / 5000.0
     x[X_LEAD] = (obs[OB_SCORE + s] - best) / 2000.0
     x[X_HAND] = obs[OB_HN] / 15.0
@@ -237,7 +234,6 @@ def context_features_nb(R, obs, x):
     x[X_OPP_MELDED] = 1.0 if opp_melded != 0 else 0.0
     x[X_CANASTAS] = obs[OB_CANASTAS + s] / 3.0
     x[X_OPP_CANASTAS] = opp_canastas / 3.0
-    x[X_POINTS] = points / 100.0
     x[X_TURN] = obs[OB_TURN] / 40.0
     partner = 0
     for q in range(obs[OB_PLAYERS]):
@@ -246,32 +242,40 @@ def context_features_nb(R, obs, x):
     x[X_PARTNER] = partner / 15.0
     x[X_REQ] = (obs[OB_REQ] / 120.0) if obs[OB_MELDED] == 0 else 0.0
     opp_near = 0
+    canasta = R[R_CANASTA]
     for t in range(obs[OB_NSIDES]):
         near = 0
         for row in range(obs[OB_NM + t]):
             b = meld_row(obs, t, row)
             size = obs[b + F_NAT] + obs[b + F_TWO] + obs[b + F_JOK]
-            if obs[b + F_KIND] != 0 and CANASTA_CARDS - 2 <= size < CANASTA_CARDS:
+            if obs[b + F_KIND] != 0 and canasta - 2 <= size < canasta:
                 near += 1
         if t == s:
             x[X_NEAR] = near / 3.0
         else:
             opp_near = max(opp_near, near)
     x[X_OPP_NEAR] = opp_near / 3.0
-    w, p = hand_makeup_nb(obs)
+    h = np.empty(NR, np.int64)
+    for r in range(NR):
+        h[r] = hand_count(obs, r)
+    w, p, points = makeup_nb(R, h)
+    x[X_POINTS] = points / 100.0
     x[X_WILDS] = w / 4.0
     x[X_PAIRS] = p / 5.0
 
 
 @cached_jit
-def hand_makeup_nb(obs):
-    """The hand's wilds and its natural ranks held twice or more."""
-    w = hand_count(obs, RK_2) + hand_count(obs, RK_JK)
+def makeup_nb(R, h):
+    """A hand by rank class (h): its wilds, its natural ranks held twice or more and its card points; the
+    context reads the hand as it is, each option the hand it leaves (hand_after_nb)."""
+    w = h[RK_2] + h[RK_JK]
     p = 0
+    points = 0
     for r in range(NR):
-        if is_natural_meld_rank_nb(r) and hand_count(obs, r) >= 2:
+        points += h[r] * R[R_CARDVAL + r]
+        if is_natural_meld_rank_nb(r) and h[r] >= 2:
             p += 1
-    return w, p
+    return w, p, points
 
 
 @cached_jit
@@ -316,25 +320,26 @@ def hand_after_nb(R, obs, opts, i, h, x):
         if new_wild(opts, i) >= 0:
             h[new_wild(opts, i)] -= 1
             size += 1
-        x[X_MELD_AFTER] = size / CANASTA_CARDS
+        x[X_MELD_AFTER] = size / R[R_CANASTA]
     elif t == O_ADD:
         b = meld_row(obs, obs[OB_SIDE], add_row(opts, i))
         wr = add_wild(opts, i)
         h[wr if wr >= 0 else obs[b + F_RANK]] -= 1
         size = obs[b + F_NAT] + obs[b + F_TWO] + obs[b + F_JOK]
-        x[X_MELD_AFTER] = (size + 1) / CANASTA_CARDS
-        x[X_COMPLETES] = 1.0 if size + 1 == CANASTA_CARDS else 0.0
+        x[X_MELD_AFTER] = (size + 1) / R[R_CANASTA]
+        x[X_COMPLETES] = 1.0 if size + 1 == R[R_CANASTA] else 0.0
     elif t == O_WILD:
         h[RK_JK] -= wild_jokers(opts, i)
         h[RK_2] -= wild_twos(opts, i)
-        x[X_MELD_AFTER] = (wild_jokers(opts, i) + wild_twos(opts, i)) / CANASTA_CARDS
+        x[X_MELD_AFTER] = (wild_jokers(opts, i) + wild_twos(opts, i)) / R[R_CANASTA]
     elif t == O_BLACK3:
         h[RK_3] -= black3_count(opts, i)
 
 
 @cached_jit
-def option_features_nb(R, obs, opts, i, teacher, ctx, x, df):
-    """Option i's feature vector into x: the context ctx, then the option's own (df: the discard features' room)."""
+def option_features_nb(R, obs, opts, i, teacher, ctx, x, df, h):
+    """Option i's feature vector into x: the context ctx, then the option's own (df: the discard features' room;
+    h: the hand after it, by rank class)."""
     x[:] = ctx
     t = option_kind(opts, i)
     if O_DRAW <= t <= O_EXTEND:
@@ -365,15 +370,8 @@ def option_features_nb(R, obs, opts, i, teacher, ctx, x, df):
         left -= laid
     x[X_LEFT] = left / 15.0
     x[X_TEACHER] = 1.0 if i == teacher else 0.0
-    h = np.empty(NR, np.int64)
     hand_after_nb(R, obs, opts, i, h, x)
-    w = h[RK_2] + h[RK_JK]
-    p = 0
-    pts = 0
-    for r in range(NR):
-        pts += h[r] * R[R_CARDVAL + r]
-        if is_natural_meld_rank_nb(r) and h[r] >= 2:
-            p += 1
+    w, p, pts = makeup_nb(R, h)
     x[X_LEFT_WILDS] = w / 4.0
     x[X_LEFT_PAIRS] = p / 5.0
     x[X_LEFT_POINTS] = pts / 100.0
@@ -411,8 +409,9 @@ def options_features_nb(R, obs, opts, n, teacher, X):
     ctx = np.empty(NF)
     context_features_nb(R, obs, ctx)
     df = np.empty(N_DFEAT, np.int64)
+    h = np.empty(NR, np.int64)
     for i in range(n):
-        option_features_nb(R, obs, opts, i, teacher, ctx, X[i], df)
+        option_features_nb(R, obs, opts, i, teacher, ctx, X[i], df, h)
 
 
 @cached_jit
@@ -422,6 +421,7 @@ def chosen_features_nb(R, obs_rows, opt_rows, first_opt, ns, choices, prm, X):
     the players' knob vector (expert's below USER_SLOT0, for the teacher feature)."""
     ctx = np.empty(NF)
     df = np.empty(N_DFEAT, np.int64)
+    h = np.empty(NR, np.int64)
     for j in range(obs_rows.shape[0]):
         n = ns[j]
         obs = obs_rows[j].copy()
@@ -429,7 +429,7 @@ def chosen_features_nb(R, obs_rows, opt_rows, first_opt, ns, choices, prm, X):
         opts[:, :] = opt_rows[first_opt[j]:first_opt[j] + n, :]
         teacher = teacher_choice_nb(R, obs, opts, n, prm)
         context_features_nb(R, obs, ctx)
-        option_features_nb(R, obs, opts, choices[j], teacher, ctx, X[j], df)
+        option_features_nb(R, obs, opts, choices[j], teacher, ctx, X[j], df, h)
 
 
 @cached_jit

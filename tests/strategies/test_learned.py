@@ -334,7 +334,7 @@ def test_the_features_of_what_an_option_leaves_recount_the_hand(preset):
                 after[C.new_rank(opts, i)] -= C.new_naturals(opts, i)
                 wild = C.new_wild(opts, i)
                 after[wild] -= wild >= 0
-                assert x[LN.X_MELD_AFTER] * 7 == pytest.approx(C.new_naturals(opts, i) + (wild >= 0))
+                assert x[LN.X_MELD_AFTER] * R[C.R_CANASTA] == pytest.approx(C.new_naturals(opts, i) + (wild >= 0))
             elif t == C.O_TAKE and C.take_method(opts, i) != C.TAKE_FREE:
                 pile = [(k, int(obs[C.OB_PILEK + k])) for k in range(C.NK) if obs[C.OB_PILEK + k] > 0]
                 brought = sum(c * val[C.card_rank(k)] for k, c in pile) - val[C.card_rank(int(obs[C.OB_PILE_TOP]))]
