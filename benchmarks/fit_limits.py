@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.analysis.selfplay import ALPHA, BATCH, MARGIN_SCALE, MAX_EPOCHS, PATIENCE, rolled_out, round_player
+from sim.analysis.selfplay import ALPHA, MARGIN_SCALE, MAX_EPOCHS, PATIENCE, network_model, rolled_out, round_player
 from sim.rules import get_variant
 from strategies.learned import NH
 
@@ -52,16 +52,6 @@ def noise(preset: str, games: int, share: float, samples: int, groups: int, seed
           f"what the position can explain: {lv - nv:.5f}")
 
 
-def model(width: int, alpha: float, epochs: int, patience: int, seed: int) -> object:
-    from sklearn.neural_network import MLPRegressor
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    return make_pipeline(StandardScaler(), MLPRegressor(
-        hidden_layer_sizes=(width,), activation="relu", alpha=alpha, batch_size=BATCH, max_iter=epochs,
-        early_stopping=True, n_iter_no_change=patience, random_state=seed))
-
-
 def refit(run: Path, shares: list[float], widths: list[int], alphas: list[float], epochs: int, patience: int,
           average: int) -> None:
     rounds = sorted(run.glob("round-*.npz"))
@@ -77,7 +67,7 @@ def refit(run: Path, shares: list[float], widths: list[int], alphas: list[float]
     print(f"{run}: {len(rounds)} rounds, {len(y)} rows ({int(held.sum())} held out), the mean's loss {base:.5f}")
 
     def one(rows: np.ndarray, width: int, alpha: float, seed: int) -> np.ndarray:
-        m = model(width, alpha, epochs, patience, seed)
+        m = network_model(seed, width, alpha, epochs, patience)
         with warnings.catch_warnings():  # early stopping or the epochs end the fit, as in selfplay.fit
             warnings.simplefilter("ignore", category=UserWarning)
             m.fit(X[rows], y[rows] / sd)

@@ -37,7 +37,7 @@ import numpy as np
 from sim.engine import layout as L
 from sim.rules import Variant, get_variant, pack
 from sim.run.runner import HANDS_PER_GAME, EngineError, describe_error, make_job, progress_callback
-from strategies.learned import ALL_POINTS, POINT_NAMES
+from strategies.learned import ALL_POINTS, NH, POINT_NAMES
 
 HELD_OUT = 0.2  # the last fifth of each round's games measures the fit
 CHUNK = 20  # games played and turned into rows at a time (their traces are dropped at once)
@@ -329,21 +329,27 @@ def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, 
     return np.concatenate(Xs), np.concatenate(ys), np.concatenate(gs), labelled
 
 
-def fit(X: np.ndarray, y: np.ndarray, held: np.ndarray, seed: int, scaled: bool = False) -> tuple[object, float, float]:
-    """The network fitted to the rows not `held`; its squared error on the held rows, and the mean's there. `scaled`:
-    fitted to the targets over their standard deviation (export scales the output back), for option values, whose
-    few hundredths of a thousand points the early stopping would otherwise take for no progress."""
+def network_model(seed: int, width: int = NH, alpha: float = ALPHA, epochs: int = MAX_EPOCHS,
+                  patience: int = PATIENCE) -> object:
+    """The pipeline `fit` trains (standardised inputs, one hidden layer of `width` ReLU units); benchmarks/
+    fit_limits.py varies its settings."""
     try:
         from sklearn.neural_network import MLPRegressor
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
     except ImportError as e:
         raise TrainError("training needs scikit-learn, the optional extra `learn`: pip install -e '.[learn]'") from e
-    from strategies.learned import NH
 
-    model = make_pipeline(StandardScaler(), MLPRegressor(
-        hidden_layer_sizes=(NH,), activation="relu", alpha=ALPHA, batch_size=BATCH, max_iter=MAX_EPOCHS,
-        early_stopping=True, n_iter_no_change=PATIENCE, random_state=seed))
+    return make_pipeline(StandardScaler(), MLPRegressor(
+        hidden_layer_sizes=(width,), activation="relu", alpha=alpha, batch_size=BATCH, max_iter=epochs,
+        early_stopping=True, n_iter_no_change=patience, random_state=seed))
+
+
+def fit(X: np.ndarray, y: np.ndarray, held: np.ndarray, seed: int, scaled: bool = False) -> tuple[object, float, float]:
+    """The network fitted to the rows not `held`; its squared error on the held rows, and the mean's there. `scaled`:
+    fitted to the targets over their standard deviation (export scales the output back), for option values, whose
+    few hundredths of a thousand points the early stopping would otherwise take for no progress."""
+    model = network_model(seed)
     sd = float(y[~held].std()) if scaled else 1.0
     sd = sd if sd > 0 else 1.0
     with warnings.catch_warnings():  # early stopping or MAX_EPOCHS ends the fit; the held-out loss says how well
