@@ -16,6 +16,12 @@ samples of the hidden cards for every option (sim/analysis/analyse.py's rollouts
 options. A hand's margin spreads hundreds of points from chance alone; the difference between two options on the
 same samples spreads far less, and the player only ever compares options of one decision. The fit is then to
 targets divided by their standard deviation (its output layer scaled back), so that the early stopping sees them.
+With `label_with="learned"` the options are played out by the installed `learned` at the preset instead of expert
+(expert iteration's next step: the apprentice, once better than its teacher, labels the next round; several times
+the CPU a label).
+
+A round's games may be shared among worker processes (`workers`): each plays whole chunks from the round's first game,
+so the rows do not depend on how many there are (round_rows).
 
 A round is saved as it ends (DIR/round-R.npz: its rows; DIR/round-R.json: the network and its figures); a run given
 the same DIR and arguments starts after the last saved round. The same command gives the same networks: the games
@@ -36,13 +42,26 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.rules import Variant, get_variant, pack
-from sim.run.runner import HANDS_PER_GAME, EngineError, describe_error, make_job, progress_callback
+from sim.run.runner import (
+    HANDS_PER_GAME,
+    TASKS_PER_WORKER,
+    EngineError,
+    Pool,
+    chunks,
+    describe_error,
+    make_job,
+    pool_results,
+    progress_callback,
+    resolve_workers,
+)
 from strategies.learned import ALL_POINTS, NH, POINT_NAMES
 
 HELD_OUT = 0.2  # the last fifth of each round's games measures the fit
 CHUNK = 20  # games played and turned into rows at a time (their traces are dropped at once)
 TRACE_ROWS = 600  # trace rows room a game starts with (more: the chunk is played again with room)
 MARGIN_SCALE = 1000.0  # targets in thousands of points
+LABELLERS = ("expert", "learned")  # the players that may play the options of a labelled decision out
+DEFAULT_LABELLER = "expert"
 SAMPLE_SHIFT = 20  # a labelled decision's rollouts: its seed, then the sample's number below it
 DEFAULT_EXPLORE = 0.1
 ALPHA = 1e-4  # MLPRegressor's L2 penalty
@@ -278,17 +297,20 @@ Labelled = tuple[np.ndarray, np.ndarray, int, np.ndarray, int, np.ndarray]
 
 
 def rolled_out(v: Variant, player: object, games: int, seed: int, samples: int, share: float = LABEL_SHARE,
-               first: int = 0, progress: Callable[[int], None] | None = None) -> Iterator[Labelled]:
+               first: int = 0, progress: Callable[[int], None] | None = None,
+               label_with: str = DEFAULT_LABELLER) -> Iterator[Labelled]:
     """Games first .. first + games - 1 with `player` on every seat; at a share `share` of the decisions with a
     choice (drawn from the seed and the chunk's first game), every option played out `samples` times to the hand's
-    end by expert, on the same samples of the hidden cards for every option. A decision whose hidden cards no sample
-    matches is left out. benchmarks/fit_limits.py reads the samples themselves (how much of a label is noise)."""
+    end by `label_with` (expert, or the installed learned), on the same samples of the hidden cards for every option.
+    A decision whose hidden cards no sample matches is left out. benchmarks/fit_limits.py reads the samples
+    themselves (how much of a label is noise)."""
     from sim.analysis.analyse import rollouts_nb
     from strategies import parse_strategy
-    from strategies.search import FN_HEURISTIC
+    from strategies.search import rollout_fn
 
     R = pack(v)
-    expert = parse_strategy("expert").at(v).params.copy()
+    knobs = parse_strategy(label_with).at(v).params.copy()
+    fn = np.int64(rollout_fn(label_with))
     olen = L.obs_len(int(R[L.R_MAXM]))
     for tr, tro, _, start, prm in traced_chunks(v, player, games, seed, first, progress):
         rng = np.random.default_rng([seed, int(start)])
@@ -300,7 +322,7 @@ def rolled_out(v: Variant, player: object, games: int, seed: int, samples: int, 
             obs[:tr.shape[1] - L.T_OBS] = tr[j, L.T_OBS:]
             opts = np.ascontiguousarray(tro[tr[j, L.T_OPT0]:tr[j, L.T_OPT0] + n, :L.OPT_FIELDS])
             m = np.zeros((samples, n), np.int64)
-            done = int(rollouts_nb(R, obs, opts, np.int64(n), expert, np.int64(FN_HEURISTIC), np.int64(samples),
+            done = int(rollouts_nb(R, obs, opts, np.int64(n), knobs, fn, np.int64(samples),
                                    np.int64(seeds[j] << SAMPLE_SHIFT), m))
             if done < 0:
                 raise EngineError(f"{v.name}: a rollout failed at game {int(tr[j, L.T_GAME])} (an engine bug)")
@@ -309,7 +331,7 @@ def rolled_out(v: Variant, player: object, games: int, seed: int, samples: int, 
 
 
 def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, share: float = LABEL_SHARE,
-               first: int = 0, progress: Callable[[int], None] | None = None
+               first: int = 0, progress: Callable[[int], None] | None = None, label_with: str = DEFAULT_LABELLER
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The decisions `rolled_out` plays out, one row per option: its features (X), its mean margin less the
     decision's options' mean, in thousands (y), and the game (g). Also the decisions labelled."""
@@ -318,7 +340,8 @@ def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, 
     R = pack(v)
     Xs, ys, gs = [np.zeros((0, NF))], [np.zeros(0)], [np.zeros(0, np.int64)]
     labelled = 0
-    for obs, opts, n, m, game, prm in rolled_out(v, player, games, seed, samples, share, first, progress):
+    for obs, opts, n, m, game, prm in rolled_out(v, player, games, seed, samples, share, first, progress,
+                                                 label_with):
         q = m.mean(axis=0)
         X = np.zeros((n, NF))
         options_features_nb(R, obs, opts, np.int64(n), np.int64(teacher_choice_nb(R, obs, opts, n, prm[0])), X)
@@ -374,19 +397,98 @@ def export(model: object) -> np.ndarray:
     return W
 
 
+# a block of a round's rows: features, targets, games, decisions labelled, the CPU seconds it took
+Block = tuple[np.ndarray, np.ndarray, np.ndarray, int, float]
+_ROUND_PLAYERS: dict[tuple[bytes, float], object] = {}  # a worker's round players: a kernel compiled once a round
+
+
+def block_rows(variant: str, W: np.ndarray, explore: float, games: int, seed: int, first: int, label: int,
+               label_share: float, label_with: str, progress: Callable[[int], None] | None = None) -> Block:
+    """Games first .. first + games - 1 of a round, their rows as label_rows or play_rows make them. A worker runs
+    blocks that start on a multiple of CHUNK from the round's first game, so every chunk, and the seed of its
+    labels, is the one a single process plays: the rows do not depend on the number of workers."""
+    t0 = time.process_time()
+    key = (np.ascontiguousarray(W, "<f8").tobytes(), explore)
+    if key not in _ROUND_PLAYERS:
+        _ROUND_PLAYERS.clear()  # one round at a time: the last round's kernel is done with
+        _ROUND_PLAYERS[key] = round_player(W, explore)
+    v, player = get_variant(variant), _ROUND_PLAYERS[key]
+    if label:
+        X, y, g, labelled = label_rows(v, player, games, seed, label, label_share, first, progress, label_with)
+    else:
+        X, y, g = play_rows(v, player, games, seed, first, progress)
+        labelled = 0
+    return X, y, g, labelled, time.process_time() - t0
+
+
+def round_blocks(games: int, first: int, workers: int) -> list[tuple[int, int]]:
+    """(first game, games) of each block of a round: whole chunks, about TASKS_PER_WORKER a worker."""
+    size = CHUNK * max(1, -(-games // (CHUNK * TASKS_PER_WORKER * workers)))
+    return chunks(games, size, first)
+
+
+def round_rows(variant: str, W: np.ndarray, explore: float, games: int, seed: int, first: int, label: int,
+               label_share: float, label_with: str, workers: int,
+               progress: Callable[[int], None] | None = None) -> Block:
+    """A round's rows (block_rows), played by `workers` processes (1: this one); the CPU seconds are every
+    process's, so a round's figure is the same work however it was shared out."""
+    if workers == 1:
+        return block_rows(variant, W, explore, games, seed, first, label, label_share, label_with, progress)
+    blocks = round_blocks(games, first, workers)
+    pool = Pool(min(workers, len(blocks)))
+    parts: dict[int, Block] = {}
+    calls = {(g0, n): (block_rows, (variant, W, explore, n, seed, g0, label, label_share, label_with))
+             for g0, n in blocks}
+    for (g0, n), part in pool_results(pool, calls):  # interrupted: the round is not saved, a rerun plays it again
+        parts[g0] = part
+        if progress is not None:
+            progress(n)
+    pool.close()
+    ordered = [parts[g0] for g0, _ in blocks]
+    return (np.concatenate([b[0] for b in ordered]), np.concatenate([b[1] for b in ordered]),
+            np.concatenate([b[2] for b in ordered]), sum(b[3] for b in ordered), sum(b[4] for b in ordered))
+
+
+def labeller_network(v: Variant) -> str:
+    """The network the installed `learned` plays at v, named by its scope, setting and a digest of its weights: a run
+    labelled by it resumes only while the same network is installed (another would label its rounds differently)."""
+    import hashlib
+
+    from strategies import parse_strategy
+    from strategies.learned import K_MARGIN, K_NET, K_POINTS, plays_network
+    from strategies.learned_nets import NET_SCOPES, NETS
+
+    p = parse_strategy("learned").at(v).params
+    if not plays_network(p):
+        raise TrainError(f"--label-with learned: learned plays no network at {v.name} (expert's choice); label with "
+                         "expert")
+    net = int(p[K_NET])
+    digest = hashlib.sha256(np.ascontiguousarray(NETS[net], "<f8").tobytes()).hexdigest()[:12]
+    return f"{NET_SCOPES[net]} margin {p[K_MARGIN]:g} points {int(p[K_POINTS])} weights {digest}"
+
+
 def held_games(g: np.ndarray, games: int, first: int) -> np.ndarray:
     """The rows of each round's last fifth of games."""
     return g >= first + int(round(games * (1 - HELD_OUT)))
 
 
 def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: float = DEFAULT_EXPLORE,
-          progress: bool = True, label: int = 0, label_share: float = LABEL_SHARE) -> list[Round]:
+          progress: bool = True, label: int = 0, label_share: float = LABEL_SHARE,
+          label_with: str = DEFAULT_LABELLER, workers: int = 1) -> list[Round]:
     """Rounds 0 .. rounds - 1, each `games` games, resuming after the rounds DIR already holds; `label` > 0: option
-    values from that many rollouts as the targets (label_rows), else the hand's margin (play_rows)."""
+    values from that many rollouts by `label_with` as the targets (label_rows), else the hand's margin (play_rows).
+    `workers` processes play each round's games (0: every core); the rows, and so the networks, are the same."""
     v = get_variant(variant)
+    workers = resolve_workers(workers)
+    if label_with not in LABELLERS:
+        raise TrainError(f"--label-with {label_with}: accepted players are {', '.join(LABELLERS)}")
+    if label_with != DEFAULT_LABELLER and not label:
+        raise TrainError(f"--label-with {label_with}: the options are played out only with --label ROLLOUTS")
     run = {"variant": v.name, "games": games, "seed": seed, "explore": explore}
     if label:  # a run of hand margins keeps the marker it always had
         run |= {"label": label, "label_share": label_share}
+    if label_with != DEFAULT_LABELLER:  # and one labelled by expert too
+        run |= {"label_with": label_with, "label_net": labeller_network(v)}
     marker = out / "run.json"
     if marker.exists() and json.loads(marker.read_text()) != run:
         raise TrainError(f"{out} holds the rounds of another training run ({marker.read_text().strip()}); give a new "
@@ -408,18 +510,16 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
         t0 = time.process_time()
         W = done[-1].net() if done else np.zeros(0)
         update, close = progress_callback(progress, games, desc=f"{v.name} round {r}")
-        labelled = 0
-        if label:
-            X, y, g, labelled = label_rows(v, round_player(W, explore), games, seed, label, label_share, first, update)
-        else:
-            X, y, g = play_rows(v, round_player(W, explore), games, seed, first, update)
+        X, y, g, labelled, played = round_rows(v.name, W, explore, games, seed, first, label, label_share,
+                                               label_with, workers, update)
         close()
         held = held_games(g, games, first)
         Xs.append(X)
         ys.append(y)
         hs.append(held)
         model, loss, base = fit(np.concatenate(Xs), np.concatenate(ys), np.concatenate(hs), seed + r, bool(label))
-        rnd = Round(r, games, len(y), sum(len(a) for a in ys), time.process_time() - t0, loss, base,
+        cpu = time.process_time() - t0 + (played if workers > 1 else 0.0)  # the workers' too, where there were any
+        rnd = Round(r, games, len(y), sum(len(a) for a in ys), cpu, loss, base,
                     export(model).tolist(), labelled)
         np.savez_compressed(npz, X=X, y=y, held=held)
         meta.write_text(json.dumps(asdict(rnd)))
@@ -429,7 +529,7 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
 
 def provenance(variant: str, rounds: list[Round], seed: int, explore: float, command: str,
                trials: list[MarginTrial], label: int = 0, label_share: float = LABEL_SHARE,
-               capped: dict[str, float] | None = None) -> dict:
+               capped: dict[str, float] | None = None, label_with: str = DEFAULT_LABELLER) -> dict:
     """What the package records beside a network (strategies/learned_nets.py), with the margin it plays at."""
     from importlib.metadata import version
 
@@ -442,6 +542,8 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
             "rounds": [{k: val for k, val in asdict(r).items() if k != "weights"} for r in rounds],
             "rows": last.rows_total, "held_out_loss": last.held_out_loss, "held_out_base": last.held_out_base,
             **({"label": label, "label_share": label_share} if label else {}),
+            **({"label_with": label_with, "label_net": labeller_network(get_variant(variant))}
+               if label_with != DEFAULT_LABELLER else {}),
             **({"capped": capped} if capped is not None else {}),
             "margin": best.margin, "points": best.points, "margin_seed": MARGIN_SEED + seed,
             "margin_trials": [asdict(t) for t in trials],

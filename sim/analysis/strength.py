@@ -294,11 +294,13 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
 
 
 def targets(prov: dict[str, Any]) -> str:
-    """What a network was fitted to: the hand's margin, or option values (`train --label`) and how many decisions."""
+    """What a network was fitted to: the hand's margin, or option values (`train --label`), played out by whom
+    (`--label-with`) and how many decisions."""
     if not prov.get("label"):
         return "hand margin"
     decisions = sum(r.get("labelled", 0) for r in prov["rounds"])
-    return f"option values, {prov['label']} rollouts, {decisions:,} decisions"
+    by = f" by {prov['label_with']}" if prov.get("label_with") else ""  # expert's, where the provenance names none
+    return f"option values, {prov['label']} rollouts{by}, {decisions:,} decisions"
 
 
 def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = (),

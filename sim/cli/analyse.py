@@ -53,6 +53,7 @@ NOT_INSTALLED = 1  # train's exit status when --install found no trial in which 
 
 def cmd_train(args: argparse.Namespace) -> int:
     from sim.analysis.selfplay import (
+        DEFAULT_LABELLER,
         LABEL_MARGINS,
         MARGIN_GAMES,
         MARGIN_SEED,
@@ -98,9 +99,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                        "began, to resume it)")
     command = (f"canasta-lab train {v.name} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
                f"--explore {args.explore:g}" + (f" --label {args.label} --label-share {args.label_share:g}"
-                                                 if args.label else "") + " --out DIR")
+                                                 if args.label else "")
+               + (f" --label-with {args.label_with}" if args.label_with != DEFAULT_LABELLER else "") + " --out DIR")
+    # train refuses a bad --label-with (and learned without a network at the preset) before any game
     rounds = train(v.name, args.rounds, args.games, args.seed, out, args.explore, progress=not args.quiet,
-                   label=args.label, label_share=args.label_share)
+                   label=args.label, label_share=args.label_share, label_with=args.label_with, workers=args.workers)
     print(f"{v.name}: {len(rounds)} rounds of {args.games:,} self-play games (`{command}`)")
     print(f"{'round':>5} {'games':>7} {'rows':>9} {'rows fitted':>11} {'CPU s':>8} {'held-out loss':>13} "
           f"{'mean only':>9}")
@@ -109,9 +112,9 @@ def cmd_train(args: argparse.Namespace) -> int:
               f"{r.held_out_loss:>13.4f} {r.held_out_base:>9.4f}")
     if args.label:
         print(f"(rows: one per option of the decisions labelled, {sum(r.labelled for r in rounds):,} in all, each "
-              f"option played out {args.label} times by expert; losses: squared error of an option's value less its "
-              "decision's mean, in thousands of points, on the held-out fifth of the games; `mean only` predicts the "
-              "fitted rows' mean)")
+              f"option played out {args.label} times by {args.label_with}; losses: squared error of an option's value "
+              "less its decision's mean, in thousands of points, on the held-out fifth of the games; `mean only` "
+              "predicts the fitted rows' mean)")
     else:
         print("(losses: squared error of the hand margin in thousands of points on the held-out fifth of the games; "
               "`mean only` predicts the fitted rows' mean)")
@@ -146,7 +149,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             f" --margin-games {args.margin_games}" if args.margin_games != MARGIN_GAMES else "")
         path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command, trials,
                                                             args.label, args.label_share,
-                                                            {"network": own, "expert": teacher}))
+                                                            {"network": own, "expert": teacher}, args.label_with))
         where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
         print(f"the network written to {path}: `learned` plays it {where}")
     return 0
@@ -154,7 +157,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def add(sub: argparse._SubParsersAction) -> None:
     """Add analyse, learn and train."""
-    from sim.analysis.selfplay import LABEL_MARGINS, LABEL_SHARE, MARGIN_GAMES, MARGINS
+    from sim.analysis.selfplay import DEFAULT_LABELLER, LABEL_MARGINS, LABEL_SHARE, LABELLERS, MARGIN_GAMES, MARGINS
 
     p = sub.add_parser("analyse", help="the value of each legal option at one decision of a transcript (or a position "
                                        "written by hand): mean hand margin and win chance over rollouts, best first")
@@ -208,6 +211,10 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="targets: each option's value, played out this many times by expert on the same samples of "
                         "the hidden cards, at a share of the decisions (--label-share), instead of the hand's margin "
                         "(default 0: the hand's margin)")
+    p.add_argument("--label-with", default=DEFAULT_LABELLER, metavar="PLAYER",
+                   help="with --label: the player that plays the options out, " + " or ".join(LABELLERS) + " (the "
+                        "network installed at the preset, several times the CPU; expert iteration's next step) "
+                        "(default %(default)s)")
     p.add_argument("--label-share", type=float, default=LABEL_SHARE,
                    help="with --label: the share of the decisions with a choice whose options are played out "
                         "(default %(default)s)")
@@ -217,5 +224,8 @@ def add(sub: argparse._SubParsersAction) -> None:
                         + ",".join(f"{m:g}" for m in LABEL_MARGINS) + ")")
     p.add_argument("--margin-games", type=positive, default=MARGIN_GAMES,
                    help="with --install: games against expert at each margin (default %(default)s)")
+    p.add_argument("--workers", type=natural, default=0,
+                   help="processes playing a round's games (default 0: every core); the rows and networks are the "
+                        "same for any number, the CPU seconds reported are all of theirs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_train)

@@ -138,11 +138,12 @@ def prepare_jobs(jobs: Sequence[Job], in_workers: bool) -> None:
     compiling them. When only worker processes will play built-in strategies that are already
     compiled, this process does not load the engine at all: it would hold about 60 MB for nothing."""
     from sim.engine.cache import is_compiled
+    from sim.engine.contract import DECIDE_SIG
     from sim.engine.game import play_batch_nb
 
     fns = [f for job in jobs for f in job.functions()]
     built_in = {id(s.decide) for s in REGISTRY.values() if not s.is_user}
-    if in_workers and all(id(f) in built_in for f in fns) and is_compiled(play_batch_nb, fns):
+    if in_workers and all(id(f) in built_in for f in fns) and is_compiled(play_batch_nb, fns, DECIDE_SIG):
         return
     prepare_engine(fns)
 
@@ -349,20 +350,28 @@ def iter_chunks(jobs: Sequence[Job], ranges: Sequence[Task], workers: int = 0, c
     own = pool is None
     if own:
         pool = Pool(min(workers, len(tasks)))
-    ex = pool.executor()
-    try:
-        futures = {ex.submit(run_chunk, jobs[i], g0, n, want_hands): (i, g0, n) for i, g0, n in tasks}
-        for fut in as_completed(futures):
-            i, g0, n = futures.pop(fut)  # a finished future holds its rows: let them go once yielded
-            g, h = fut.result()
-            if update is not None:
-                update(n)
-            yield i, g0, g, h
-    except BaseException:
-        pool.abort()  # Ctrl-C or an error: stop at once; what was yielded is kept by the caller
-        raise
+    calls = {(i, g0, n): (run_chunk, (jobs[i], g0, n, want_hands)) for i, g0, n in tasks}
+    for (i, g0, n), (g, h) in pool_results(pool, calls):
+        if update is not None:
+            update(n)
+        yield i, g0, g, h
     if own:
         pool.close()
+
+
+def pool_results(pool: Pool, calls: dict[Any, tuple[Callable[..., Any], tuple]]) -> Iterator[tuple[Any, Any]]:
+    """Run each call (function, arguments) on the pool's workers; yield (its key, its result) as each finishes, in
+    whatever order. Ctrl-C, an error or a caller that stops early ends the workers at once (the pool is then
+    broken); what was yielded is kept by the caller."""
+    ex = pool.executor()
+    try:
+        futures = {ex.submit(fn, *args): key for key, (fn, args) in calls.items()}
+        for fut in as_completed(futures):
+            key = futures.pop(fut)  # a finished future holds its result: let it go once yielded
+            yield key, fut.result()
+    except BaseException:
+        pool.abort()
+        raise
 
 
 class Pool:

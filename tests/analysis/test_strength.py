@@ -166,3 +166,4 @@ def test_the_networks_table_says_what_each_network_was_fitted_to():
     assert targets({"rounds": [{"labelled": 0}]}) == "hand margin"
     prov = {"label": 16, "label_share": 0.3, "rounds": [{"labelled": 1200}, {"labelled": 34}]}
     assert targets(prov) == "option values, 16 rollouts, 1,234 decisions"
+    assert targets(prov | {"label_with": "learned"}) == "option values, 16 rollouts by learned, 1,234 decisions"

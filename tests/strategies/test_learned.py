@@ -5,6 +5,8 @@ layout is checked when the package loads."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -117,6 +119,54 @@ def test_option_value_rows_hold_every_option_of_a_labelled_decision_less_its_mea
     assert labelled2 == labelled
     _, y3, _, _ = SP.label_rows(v, player, 3, seed=3, samples=4, share=0.2)
     assert len(y3) != len(y) or np.any(y3 != y)
+
+
+def test_option_values_played_out_by_learned_label_the_same_decisions_with_learneds_values():
+    """--label-with learned (expert iteration's next step): the same games, decisions and samples as expert's
+    labels, so the same rows' features; only the targets differ, each option now played out by the installed
+    network."""
+    v = get_variant("classic-4p")
+    player = SP.round_player(np.zeros(0), 0.3)
+    X, y, g, labelled = SP.label_rows(v, player, 2, seed=2, samples=3, share=0.2)
+    XL, yL, gL, labelledL = SP.label_rows(v, player, 2, seed=2, samples=3, share=0.2, label_with="learned")
+    assert labelledL == labelled > 0
+    np.testing.assert_array_equal(XL, X)
+    np.testing.assert_array_equal(gL, g)
+    assert abs(yL.sum()) < 1e-9 and np.any(yL != y)
+
+
+def test_a_run_labelled_by_learned_names_the_labelling_network_in_its_marker(tmp_path):
+    """A resumed run must be labelled by the network that labelled its rounds: the marker names it (scope, setting,
+    a digest of its weights), so a run begun under another installed network is refused, not silently mixed."""
+    pytest.importorskip("sklearn")
+    SP.train("classic-4p", 1, 3, 1, tmp_path, explore=0.2, progress=False, label=2, label_with="learned")
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["label_with"] == "learned" and run["label_net"] == SP.labeller_network(get_variant("classic-4p"))
+    assert run["label_net"].startswith("classic-4p margin ")
+    with pytest.raises(SP.TrainError, match="another training run"):
+        SP.train("classic-4p", 1, 3, 1, tmp_path, explore=0.2, progress=False, label=2)
+    with pytest.raises(SP.TrainError, match="learned plays no network at railroad-4p"):
+        SP.train("railroad-4p", 1, 3, 1, tmp_path / "r", progress=False, label=2, label_with="learned")
+    with pytest.raises(SP.TrainError, match="--label-with search"):
+        SP.train("classic-2p", 1, 3, 1, tmp_path / "s", progress=False, label=2, label_with="search")
+    assert not (tmp_path / "r").exists() and not (tmp_path / "s").exists()
+
+
+def test_a_rounds_rows_do_not_depend_on_the_number_of_workers():
+    """train --workers: each worker plays whole chunks of the round from its first game, so every chunk, and the
+    seed of its labels, is the one a single process plays: the same rows, so the same network. Round 0 (expert's
+    choice, option values) and a later round (a network, compiled in each worker, hand margins), from a first game
+    that is not 0 and with a last block shorter than the others."""
+    assert SP.round_blocks(45, 45, 3) == [(45, 20), (65, 20), (85, 5)]
+    model, _, _, _ = _fitted(5)
+    for W, label in ((np.zeros(0), 2), (SP.export(model), 0)):
+        one = SP.round_rows("classic-2p", W, 0.2, 45, 1, 45, label, 0.3, "expert", 1)
+        three = SP.round_rows("classic-2p", W, 0.2, 45, 1, 45, label, 0.3, "expert", 3)
+        for a, b in zip(one[:3], three[:3], strict=True):
+            np.testing.assert_array_equal(a, b)
+        assert set(np.unique(three[2])) == set(range(45, 90))
+        assert three[3] == one[3] and (three[3] > 0) == (label > 0)
+        assert three[4] > 0  # the workers' CPU seconds, counted in the round's
 
 
 def test_a_fit_to_scaled_targets_exports_the_network_in_thousands_of_points():
@@ -270,6 +320,13 @@ def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label", "4",
             "--label-share", "0")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--label-share 0" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label", "4",
+            "--label-with", "search")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--label-with search" in r.stderr
+    assert "expert, learned" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label-with",
+            "learned")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "only with --label" in r.stderr
     f = tmp_path / "file"
     f.write_text("x")
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(f))
