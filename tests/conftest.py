@@ -27,12 +27,20 @@ pytest.register_assert_rewrite("tests.replay.canasta")
 SCALE_ENV = "CANASTA_TEST_SCALE"
 FULL_SCALE = 1.0
 
-# Tests that compile an engine of their own from scratch in a child process (minutes each) carry
-# @pytest.mark.compile; `make test-fast` leaves them out (-m "not compile"). Under `make test`'s two
-# processes they go first: pytest-xdist hands the first test to one process and the second to the other,
-# so such a compile runs beside the other process's first compile of the suite's engine instead of at the
-# end, alone.
+# Tests that compile from scratch in a child process (minutes each: the engine without its cache, a strategy after
+# an edit) carry @pytest.mark.compile; `make test-fast` leaves them out (-m "not compile"). Under `make test`'s two
+# processes they go first: pytest-xdist (--dist load) hands each process a run of consecutive tests, so the
+# compile tests run one after the other in the first process while the second compiles the suite's engine
+# and plays the tests after them, instead of at the end, alone. One of them compiles an engine: the others
+# start from the suite's cache, ready by then, so a run from an empty cache compiles the engine twice, not three
+# times (on a host that steals the CPU a cold compile took an hour).
 COMPILE_MARK = "compile"
+
+# How long a child process (a cold compile, a run to be stopped, a notebook's kernel) may take before its test
+# calls it hung. A guard against a hang, never a measure of speed (benchmarks measure speed): a cold compile
+# takes about 100 CPU seconds on a usual machine and over ten times that on a host that steals most of the
+# CPU, where a tighter bound failed the compile tests of a suite that was only slow.
+HANG_SECONDS = 3600
 
 
 def random_play_scale() -> float:

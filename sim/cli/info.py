@@ -261,6 +261,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
         print(f"removed {len(gone)} compiled folder(s) of the engine and strategies from {jit.cache_root()}")
         return
     d = jit.cache_dir()
+    from sim.engine.contract import DECIDE_SIG
     from sim.engine.game import play_batch_nb
 
     engine = "compiled" if jit.is_compiled(play_batch_nb) else "not compiled yet (the next run compiles it)"
@@ -275,7 +276,8 @@ def cmd_cache(args: argparse.Namespace) -> None:
         names = kernels.pop(id(spec.decide), None)
         if names:
             folder = jit.folder_of(spec.decide)
-            state = "compiled" if jit.index_holds(spec.decide) else "not compiled yet (its first run compiles it)"
+            compiled = jit.index_holds(spec.decide, DECIDE_SIG)
+            state = "compiled" if compiled else "not compiled yet (its first run compiles it)"
             print(f"  {', '.join(names)}: {folder.name if folder else '-'}: {state}")
     others = jit.other_folders()
     print(f"  other source versions kept: {len(others)} ({sum(folder_size(p) for p in others) / 1e6:.1f} MB); "

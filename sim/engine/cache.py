@@ -200,28 +200,32 @@ def folder_of(fn: Any) -> Path | None:
         return None
 
 
-def index_holds(fn: Any) -> bool:
-    """Whether numba's on-disk index for `fn` holds machine code of its present source (any signature): then
-    calling it loads instead of compiling."""
+def index_holds(fn: Any, sig: Any = None) -> bool:
+    """Whether numba's on-disk index for `fn` holds machine code of its present source: for the signature `sig`
+    exactly, the one `fn.compile(sig)` loads (a strategy's), or None: for any signature (the engine's entry point,
+    compiled at its first call). numba files code compiled where another kernel calls `fn` under that call's
+    argument types, a key `fn.compile(sig)` never finds: counting it would say a strategy is compiled when every
+    worker would compile it again."""
     if config.DISABLE_JIT:
         return True
     cache = getattr(fn, "_cache", None)
     cache = cache.real() if isinstance(cache, LazyCache) else cache
     if not isinstance(cache, caching.Cache):
         return False
-    tail = cache._index_key(None, fn.targetctx.codegen())[1:]
+    key = cache._index_key(sig, fn.targetctx.codegen())
     try:
         index = cache._cache_file._load_index()
     except Exception:  # a torn or foreign index file: numba would compile again
         return False
-    return any(key[1:] == tail for key in index)
+    return key in index if sig is not None else any(k[1:] == key[1:] for k in index)
 
 
-def is_compiled(entry: Any, fns: Sequence[Any] = ()) -> bool:
+def is_compiled(entry: Any, fns: Sequence[Any] = (), sig: Any = None) -> bool:
     """True when numba's index holds the engine's entry point `entry` (sim.engine.game.play_batch_nb, which the
-    caller names: this module sits below every kernel) and every given strategy function for these sources."""
-    return bool(config.DISABLE_JIT) or all(index_holds(f) for f in [entry, *fns]
-                                           if folder_of(f) is not None or f is entry)
+    caller names, as it names the strategies' signature `sig`: this module sits below every kernel) and every
+    given strategy function, compiled with `sig`, for these sources."""
+    return bool(config.DISABLE_JIT) or (index_holds(entry) and all(index_holds(f, sig) for f in fns
+                                                                   if folder_of(f) is not None))
 
 
 def version_folders() -> list[Path]:

@@ -132,6 +132,21 @@ def compile_strategy(f: Any, sig: Any) -> None:
     if hasattr(f, "compile") and getattr(f, "_can_compile", False):
         f.compile(sig)
         f.disable_compile()
+        keep_on_disk(f, sig)
+
+
+def keep_on_disk(f: Any, sig: Any) -> None:
+    """File f's machine code under `sig` when this process had it from a kernel that calls f (learned calls the
+    heuristic): numba files that under the call's argument types and `f.compile(sig)` then finds it in memory and
+    saves nothing, so every later process, each worker of a run, would compile f again."""
+    if folder_of(f) is None or index_holds(f, sig):
+        return
+    from numba.core import sigutils
+
+    args, _ = sigutils.normalize_signature(sig)
+    cres = f.overloads.get(tuple(args))
+    if cres is not None:
+        f._cache.save_overload(sig, cres)
 
 
 def compile_once(fns: Sequence[Any], sig: Any, entry: Any, warm: Callable[[], None],

@@ -11,6 +11,7 @@ import nbformat
 import pytest
 
 from sim.report import studies
+from tests.conftest import HANG_SECONDS
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
@@ -47,7 +48,7 @@ def test_notebook_runs_at_small_size_and_answers_with_a_chart(path, monkeypatch,
     nb = nbformat.read(path, as_version=4)
     answer = tagged(nb, ANSWER_TAG)
     assert len(answer) == 1 and answer[0].cell_type == "code", f"{path.name}: one code cell tagged {ANSWER_TAG!r}"
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    client = nbclient.NotebookClient(nb, timeout=HANG_SECONDS, kernel_name="python3",
                                      resources={"metadata": {"path": str(NOTEBOOKS_DIR)}})
     client.execute()  # a failing cell raises CellExecutionError, naming the cell and the error
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]

@@ -8,6 +8,8 @@ import sys
 import pandas as pd
 import pytest
 
+from tests.conftest import HANG_SECONDS
+
 distributed = pytest.importorskip("distributed")
 
 
@@ -68,7 +70,8 @@ def test_workers_running_other_engine_sources_are_refused(cluster, monkeypatch):
 def test_an_unreachable_scheduler_is_one_line_before_any_game(tmp_path):
     r = subprocess.run([sys.executable, "-m", "sim.cli", "compare", "classic-2p", "-s", "baseline", "-s", "random",
                         "--games", "10", "--seed", "1", "--scheduler", "tcp://127.0.0.1:9", "--out",
-                        str(tmp_path / "c" / "r"), "--quiet"], capture_output=True, text=True, timeout=120)
+                        str(tmp_path / "c" / "r"), "--quiet"], capture_output=True, text=True,
+                       timeout=HANG_SECONDS)
     lines = [x for x in r.stderr.splitlines() if x.strip()]
     assert r.returncode == 2 and len(lines) == 1 and "cannot reach the Dask scheduler" in lines[0], r.stderr
     assert not (tmp_path / "c").exists()  # nothing made, nothing written

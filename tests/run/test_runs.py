@@ -17,6 +17,7 @@ import pytest
 
 from sim import ResultsError, play, read
 from sim.run.store import HANDS_DIR, PART_RE, RUN_FILE
+from tests.conftest import HANG_SECONDS
 
 PLAY = ["play", "classic-2p", "-s", "baseline", "-s", "random", "--seed", "5"]
 STOPPED_GAMES = 40_000  # the run stopped midway, at full size
@@ -25,6 +26,21 @@ STOPPED_LEAST = 10_000  # a few seconds of play at least: the run must still be 
 
 def parts(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if PART_RE.match(p.name))
+
+
+def wait_for_parts(p: subprocess.Popen, folder: Path, count: int = 1) -> float:
+    """The seconds until the run has `count` parts on disk (its start: imports, the engine, its first chunks)."""
+    t0 = time.monotonic()
+    deadline = t0 + HANG_SECONDS
+
+    def written() -> bool:
+        return folder.exists() and len(parts(folder)) >= count
+
+    while time.monotonic() < deadline and p.poll() is None and not written():
+        time.sleep(0.02)
+    assert p.poll() is None, f"the run ended before it could be stopped: give it more games\n{p.stderr.read()}"
+    assert written(), f"fewer than {count} parts written in {HANG_SECONDS} s"
+    return time.monotonic() - t0
 
 
 def _default_sigint() -> None:
@@ -41,14 +57,9 @@ def start_and_stop(folder: Path, games: int, sig: int, workers: int) -> subproce
                           "--workers", str(workers), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True,
                          preexec_fn=_default_sigint)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and p.poll() is None:
-        if folder.exists() and len(parts(folder)) >= 2:
-            break
-        time.sleep(0.02)
-    assert p.poll() is None, "the run ended before it could be stopped: give it more games"
+    wait_for_parts(p, folder, 2)
     os.killpg(p.pid, sig)
-    out, err = p.communicate(timeout=60)
+    out, err = p.communicate(timeout=HANG_SECONDS)
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
