@@ -199,11 +199,21 @@ def test_the_help_states_the_defaults_the_tuner_uses():
     assert f"seed + {T.CONFIRM_SEED_OFFSET}" in helps["seed"] and T.CONFIRM_SHARE == 4
 
 
-def test_a_setting_whose_own_games_run_to_the_turn_cap_is_not_taken(tmp_path, names):
+def test_a_setting_whose_own_games_run_to_the_turn_cap_is_not_taken(tmp_path, names, monkeypatch):
     """At house-001-2p, `take_top=always` (with the other knobs the tuner first found there) beats reference, but two
     such players take the top discard from each other for ever: every hand of their games ends at the turn cap.
     The tuner takes the best trial that ends its own games, and says which it passed over."""
     names.append("test-tuned-cap")
+    study = T._study
+
+    def always_second(plan):
+        """`always` as trial 1, after the default: whether the sampler's own draws come to it depends on the Optuna
+        version (5.0's for seed 1 did not in five trials), and the choice among the trials is what is tested."""
+        made = study(plan)
+        made[0].enqueue_trial({"take_top": "always"})
+        return made
+
+    monkeypatch.setattr(T, "_study", always_second)
     looping = "baseline:min_pile=3,freeze=20,hold_black3=4,meld=three,go_out=610,canastas=4,natural=8"  # issue 26
     r = T.tune("house-001-2p", looping, "reference", "take_top", budget=600, seed=1, confirm=200, workers=1,
                name="test-tuned-cap", trials=5)
