@@ -35,7 +35,7 @@ import platform
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -97,6 +97,7 @@ class Round:
     held_out_base: float  # the held-out rows' loss when predicting the fitted rows' mean
     weights: list[float]
     labelled: int = 0  # decisions whose options were played out (a round of option values; 0: hand margins)
+    also: list[str] = field(default_factory=list)  # the other runs whose rows the fit had too (`train(also=...)`)
 
     def net(self) -> np.ndarray:
         return np.asarray(self.weights, np.float64)
@@ -472,12 +473,71 @@ def held_games(g: np.ndarray, games: int, first: int) -> np.ndarray:
     return g >= first + int(round(games * (1 - HELD_OUT)))
 
 
+@dataclass
+class OtherRun:
+    """The saved rounds of another run at the same preset, whose rows a fit may have too (expert iteration keeps the
+    rows of its earlier rounds: each round's labels, by a stronger labeller, added to the last ones')."""
+
+    name: str  # what the provenance says of it: its marker and size, not the folder (a path of one machine)
+    X: np.ndarray
+    y: np.ndarray
+    held: np.ndarray
+
+
+def run_name(marker: dict, rounds: int, rows: int) -> str:
+    by = f", labelled by {marker.get('label_with', DEFAULT_LABELLER)}" if marker.get("label") else ""
+    net = f" ({marker['label_net']})" if "label_net" in marker else ""
+    return (f"{marker['variant']} seed {marker['seed']}, {rounds} round{'s' * (rounds != 1)} of {marker['games']:,} "
+            f"games{by}{net}: {rows:,} rows")
+
+
+def other_runs(v: Variant, folders: list[Path], label: int, out: Path) -> list[OtherRun]:
+    """The rows of each folder's saved rounds, refused (one line, before any game) unless each is another finished
+    `train` run at this preset with targets of the same kind (option values, or hand margins) and this feature
+    layout's width."""
+    from strategies.learned import NF
+
+    runs: list[OtherRun] = []
+    for folder in folders:
+        marker = folder / "run.json"
+        if not marker.is_file():
+            raise TrainError(f"--also {folder}: no training run there (no run.json); give a folder `canasta-lab train` "
+                             "filled")
+        if folder.resolve() == out.resolve():
+            raise TrainError(f"--also {folder}: the run's own folder; its rounds are fitted already")
+        m = json.loads(marker.read_text())
+        if m.get("variant") != v.name:
+            raise TrainError(f"--also {folder}: a run at {m.get('variant')}; only runs at {v.name} may be added")
+        if bool(m.get("label")) != bool(label):
+            kind = "option values (--label)" if m.get("label") else "hand margins"
+            raise TrainError(f"--also {folder}: its targets are {kind}; add runs whose targets are this run's")
+        r = 0
+        Xs, ys, hs = [], [], []
+        while (folder / f"round-{r}.npz").exists():
+            d = np.load(folder / f"round-{r}.npz")
+            Xs.append(d["X"])
+            ys.append(d["y"])
+            hs.append(d["held"])
+            r += 1
+        if not r:
+            raise TrainError(f"--also {folder}: no round saved there yet; finish that run first")
+        if Xs[0].shape[1] != NF:
+            raise TrainError(f"--also {folder}: rows of {Xs[0].shape[1]} features, this layout has {NF}; train that "
+                             "run again")
+        y = np.concatenate(ys)
+        runs.append(OtherRun(run_name(m, r, len(y)), np.concatenate(Xs), y, np.concatenate(hs)))
+    return runs
+
+
 def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: float = DEFAULT_EXPLORE,
           progress: bool = True, label: int = 0, label_share: float = LABEL_SHARE,
-          label_with: str = DEFAULT_LABELLER, workers: int = 1) -> list[Round]:
+          label_with: str = DEFAULT_LABELLER, workers: int = 1, also: tuple[Path, ...] = ()) -> list[Round]:
     """Rounds 0 .. rounds - 1, each `games` games, resuming after the rounds DIR already holds; `label` > 0: option
     values from that many rollouts by `label_with` as the targets (label_rows), else the hand's margin (play_rows).
-    `workers` processes play each round's games (0: every core); the rows, and so the networks, are the same."""
+    `workers` processes play each round's games (0: every core); the rows, and so the networks, are the same.
+    `also`: other runs' folders, whose rows every fit has first (other_runs). A run's rows do not depend on them, so
+    the marker leaves them out; a resumed run whose last saved round was fitted with others is fitted again (its
+    rows kept), its earlier rounds stand (their networks played the later rounds' games)."""
     v = get_variant(variant)
     workers = resolve_workers(workers)
     if label_with not in LABELLERS:
@@ -493,10 +553,12 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
     if marker.exists() and json.loads(marker.read_text()) != run:
         raise TrainError(f"{out} holds the rounds of another training run ({marker.read_text().strip()}); give a new "
                          "folder, or that run's arguments to resume it")
+    others = other_runs(v, list(also), label, out)
+    names = [o.name for o in others]
     out.mkdir(parents=True, exist_ok=True)
     marker.write_text(json.dumps(run))
     done: list[Round] = []
-    Xs, ys, hs = [], [], []
+    Xs, ys, hs = [o.X for o in others], [o.y for o in others], [o.held for o in others]
     for r in range(rounds):
         first = r * games  # each round plays deals of its own
         npz, meta = out / f"round-{r}.npz", out / f"round-{r}.json"
@@ -507,6 +569,8 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
             hs.append(d["held"])
             done.append(Round(**json.loads(meta.read_text())))
             continue
+        if done and done[-1].also != names:  # the last saved round, fitted again with these runs' rows
+            done[-1] = refit(done[-1], Xs, ys, hs, seed, label, names, out)
         t0 = time.process_time()
         W = done[-1].net() if done else np.zeros(0)
         update, close = progress_callback(progress, games, desc=f"{v.name} round {r}")
@@ -520,11 +584,25 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
         model, loss, base = fit(np.concatenate(Xs), np.concatenate(ys), np.concatenate(hs), seed + r, bool(label))
         cpu = time.process_time() - t0 + (played if workers > 1 else 0.0)  # the workers' too, where there were any
         rnd = Round(r, games, len(y), sum(len(a) for a in ys), cpu, loss, base,
-                    export(model).tolist(), labelled)
+                    export(model).tolist(), labelled, names)
         np.savez_compressed(npz, X=X, y=y, held=held)
         meta.write_text(json.dumps(asdict(rnd)))
         done.append(rnd)
+    if done and done[-1].also != names:  # every round was saved: the last one fitted again
+        done[-1] = refit(done[-1], Xs, ys, hs, seed, label, names, out)
     return done
+
+
+def refit(rnd: Round, Xs: list[np.ndarray], ys: list[np.ndarray], hs: list[np.ndarray], seed: int, label: int,
+          names: list[str], out: Path) -> Round:
+    """A saved round fitted again to the rows now given (another run's added or dropped), its own rows kept; the fit's
+    CPU seconds are added to the round's."""
+    t0 = time.process_time()
+    model, loss, base = fit(np.concatenate(Xs), np.concatenate(ys), np.concatenate(hs), seed + rnd.round, bool(label))
+    new = Round(rnd.round, rnd.games, rnd.rows, sum(len(a) for a in ys), rnd.cpu_seconds + time.process_time() - t0,
+                loss, base, export(model).tolist(), rnd.labelled, names)
+    (out / f"round-{rnd.round}.json").write_text(json.dumps(asdict(new)))
+    return new
 
 
 def provenance(variant: str, rounds: list[Round], seed: int, explore: float, command: str,

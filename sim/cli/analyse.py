@@ -100,11 +100,15 @@ def cmd_train(args: argparse.Namespace) -> int:
     command = (f"canasta-lab train {v.name} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
                f"--explore {args.explore:g}" + (f" --label {args.label} --label-share {args.label_share:g}"
                                                  if args.label else "")
-               + (f" --label-with {args.label_with}" if args.label_with != DEFAULT_LABELLER else "") + " --out DIR")
+               + (f" --label-with {args.label_with}" if args.label_with != DEFAULT_LABELLER else "") + " --out DIR"
+               + " --also DIR" * len(args.also))
     # train refuses a bad --label-with (and learned without a network at the preset) before any game
     rounds = train(v.name, args.rounds, args.games, args.seed, out, args.explore, progress=not args.quiet,
-                   label=args.label, label_share=args.label_share, label_with=args.label_with, workers=args.workers)
+                   label=args.label, label_share=args.label_share, label_with=args.label_with, workers=args.workers,
+                   also=tuple(Path(a) for a in args.also))
     print(f"{v.name}: {len(rounds)} rounds of {args.games:,} self-play games (`{command}`)")
+    for name in rounds[-1].also:
+        print(f"  each fit also had the rows of {name}")
     print(f"{'round':>5} {'games':>7} {'rows':>9} {'rows fitted':>11} {'CPU s':>8} {'held-out loss':>13} "
           f"{'mean only':>9}")
     for r in rounds:
@@ -218,6 +222,10 @@ def add(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--label-share", type=float, default=LABEL_SHARE,
                    help="with --label: the share of the decisions with a choice whose options are played out "
                         "(default %(default)s)")
+    p.add_argument("--also", action="append", default=[], metavar="FOLDER",
+                   help="another run's folder at this preset (targets of the same kind) whose rows each fit has too, "
+                        "before this run's: expert iteration keeps its earlier rounds' rows; repeat for more. Resumed "
+                        "with other folders, the last round is fitted again, not played")
     p.add_argument("--margins", default=None,
                    help="with --install: the margins the last network is played at against expert before it is "
                         "installed with the best (default " + ",".join(f"{m:g}" for m in MARGINS) + "; with --label "

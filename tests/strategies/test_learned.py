@@ -210,6 +210,50 @@ def test_a_training_run_resumes_after_its_last_round(tmp_path):
         SP.train("classic-2p", 2, 6, 1, tmp_path, progress=False)
 
 
+def test_a_fit_with_another_runs_rows_has_them_first_and_names_them(tmp_path):
+    """Expert iteration keeps its earlier rounds' rows: `also` adds another run's saved rows to every fit. The run's own
+    rows do not change; resumed with other runs, its last round is fitted again, not played; resumed as it was first
+    given, the first network comes back."""
+    pytest.importorskip("sklearn")
+    a, b = tmp_path / "a", tmp_path / "b"
+    first = SP.train("classic-2p", 1, 4, 1, a, explore=0.2, progress=False, label=2)
+    alone = SP.train("classic-2p", 1, 4, 2, b, explore=0.2, progress=False, label=2)
+    rows_b = np.load(b / "round-0.npz")["y"]
+    both = SP.train("classic-2p", 1, 4, 2, b, explore=0.2, progress=False, label=2, also=(a,))
+    assert both[0].rows == alone[0].rows and both[0].rows_total == first[0].rows + alone[0].rows
+    np.testing.assert_array_equal(np.load(b / "round-0.npz")["y"], rows_b)  # the rows kept, not played again
+    assert both[0].weights != alone[0].weights and both[0].cpu_seconds > alone[0].cpu_seconds
+    assert both[0].also == [f"classic-2p seed 1, 1 round of 4 games, labelled by expert: {first[0].rows:,} rows"]
+    X = np.concatenate([np.load(a / "round-0.npz")["X"], np.load(b / "round-0.npz")["X"]])
+    y = np.concatenate([np.load(a / "round-0.npz")["y"], rows_b])
+    held = np.concatenate([np.load(a / "round-0.npz")["held"], np.load(b / "round-0.npz")["held"]])
+    model, loss, _ = SP.fit(X, y, held, 2, True)
+    assert both[0].weights == SP.export(model).tolist() and both[0].held_out_loss == loss
+    again = SP.train("classic-2p", 1, 4, 2, b, explore=0.2, progress=False, label=2, also=(a,))
+    assert again[0].weights == both[0].weights  # the same runs given: nothing fitted again
+    back = SP.train("classic-2p", 1, 4, 2, b, explore=0.2, progress=False, label=2)
+    assert back[0].weights == alone[0].weights and back[0].also == []
+
+
+def test_another_run_is_added_only_at_the_same_preset_with_targets_of_the_same_kind(tmp_path):
+    pytest.importorskip("sklearn")
+    labelled, margins = tmp_path / "l", tmp_path / "m"
+    SP.train("classic-2p", 1, 3, 1, labelled, explore=0.2, progress=False, label=2)
+    SP.train("classic-2p", 1, 3, 1, margins, explore=0.2, progress=False)
+    new = tmp_path / "new"
+    with pytest.raises(SP.TrainError, match="only runs at classic-4p"):
+        SP.train("classic-4p", 1, 3, 1, new, progress=False, label=2, also=(labelled,))
+    with pytest.raises(SP.TrainError, match="its targets are hand margins"):
+        SP.train("classic-2p", 1, 3, 1, new, progress=False, label=2, also=(margins,))
+    with pytest.raises(SP.TrainError, match="its targets are option values"):
+        SP.train("classic-2p", 1, 3, 1, new, progress=False, also=(labelled,))
+    with pytest.raises(SP.TrainError, match="no training run there"):
+        SP.train("classic-2p", 1, 3, 1, new, progress=False, also=(tmp_path / "none",))
+    with pytest.raises(SP.TrainError, match="the run's own folder"):
+        SP.train("classic-2p", 1, 3, 1, labelled, explore=0.2, progress=False, label=2, also=(labelled,))
+    assert not new.exists()  # refused before any game
+
+
 def test_install_writes_a_network_the_package_reads_back(tmp_path):
     from strategies import learned_nets
 
@@ -327,6 +371,10 @@ def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label-with",
             "learned")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "only with --label" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--also",
+            str(tmp_path / "none"))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--also" in r.stderr
+    assert "no training run there" in r.stderr
     f = tmp_path / "file"
     f.write_text("x")
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(f))
