@@ -262,16 +262,17 @@ def markdown(data: dict[str, Any]) -> str:
 def networks_markdown(data: dict[str, Any]) -> list[str]:
     """The table of `learned`'s networks: how each was trained (its provenance) and what it measured where it plays
     (the strength record), so that what docs/strategies.md says of a network is the file's, never typed."""
-    from sim.analysis.selfplay import MarginTrial, setting_label
+    from sim.analysis.selfplay import MARGIN_SEED, MarginTrial, setting_label
     from strategies.learned import network_setting
     from strategies.learned_nets import NETWORKS
 
-    out = [f"`{LEARNED}`'s networks (`strategies/learned_nets.py`): each one round of self-play (`canasta-lab train`),"
-           " fitted to the hand's margin or to option values (`--label`: rows are options, losses their values' less "
-           "the decision's mean), its held-out loss beside the mean's, `margin` chosen against `expert` on 2,000 "
-           "games a trial (deals of seed 1001, Elo; then, for the networks installed since the trials of decision "
-           "points, each point closed in turn at the best margin and kept closed where that gained: `0.2 at draw, "
-           "meld` departs from expert "
+    out = [f"`{LEARNED}`'s networks (`strategies/learned_nets.py`): each the last round of a run of self-play "
+           "(`canasta-lab train`), fitted to the hand's margin or to option values (`--label`: rows are options, "
+           "losses their values' less the decision's mean; with `--also`, other runs' rows too, named under targets), "
+           "its held-out loss beside the mean's, `margin` chosen against `expert` on 2,000 games a trial (deals of "
+           f"seed {MARGIN_SEED} plus the command's seed, Elo; then, for the networks installed since the trials of "
+           "decision points, each point closed in turn at the best margin and kept closed where that gained: `0.2 at "
+           "draw, meld` departs from expert "
            f"there only), and at its preset `{LEARNED}` against `{STRONGEST}` and `{data['reference']}` (Elo, the "
            f"record's seed; `{STRONGEST}`'s against `{data['reference']}` in brackets) and `{LOOKAHEAD}`'s win rate "
            f"against it:", "",
@@ -296,11 +297,13 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
 def targets(prov: dict[str, Any]) -> str:
     """What a network was fitted to: the hand's margin, or option values (`train --label`), played out by whom
     (`--label-with`) and how many decisions."""
+    also = prov["rounds"][-1].get("also", [])  # other runs' rows (`--also`), named by their markers
+    more = f"; and the rows of {'; of '.join(also)}" if also else ""
     if not prov.get("label"):
-        return "hand margin"
+        return "hand margin" + more
     decisions = sum(r.get("labelled", 0) for r in prov["rounds"])
     by = f" by {prov['label_with']}" if prov.get("label_with") else ""  # expert's, where the provenance names none
-    return f"option values, {prov['label']} rollouts{by}, {decisions:,} decisions"
+    return f"option values, {prov['label']} rollouts{by}, {decisions:,} decisions{more}"
 
 
 def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = (),
