@@ -23,7 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.analysis.selfplay import ALPHA, MARGIN_SCALE, MAX_EPOCHS, PATIENCE, network_model, rolled_out, round_player
+from sim.analysis.selfplay import (
+    ALPHA,
+    MARGIN_SCALE,
+    MAX_EPOCHS,
+    PATIENCE,
+    network_model,
+    rolled_out,
+    round_player,
+    saved_run_rows,
+)
 from sim.rules import get_variant
 from strategies.learned import NH
 
@@ -54,13 +63,10 @@ def noise(preset: str, games: int, share: float, samples: int, groups: int, seed
 
 def refit(run: Path, shares: list[float], widths: list[int], alphas: list[float], epochs: int, patience: int,
           average: int) -> None:
-    rounds = sorted(run.glob("round-*.npz"))
+    rounds = saved_run_rows(run)
     if not rounds:
         raise SystemExit(f"{run}: no saved round (round-R.npz); give the folder a `train --out` run wrote")
-    parts = [np.load(f) for f in rounds]
-    X = np.concatenate([d["X"] for d in parts])
-    y = np.concatenate([d["y"] for d in parts])
-    held = np.concatenate([d["held"] for d in parts])
+    X, y, held = (np.concatenate(a) for a in zip(*rounds, strict=True))
     fitted = np.flatnonzero(~held)
     sd = float(y[fitted].std())
     base = float(np.mean((y[held] - y[fitted].mean()) ** 2))

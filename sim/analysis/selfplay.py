@@ -511,22 +511,29 @@ def other_runs(v: Variant, folders: list[Path], label: int, out: Path) -> list[O
         if bool(m.get("label")) != bool(label):
             kind = "option values (--label)" if m.get("label") else "hand margins"
             raise TrainError(f"--also {folder}: its targets are {kind}; add runs whose targets are this run's")
-        r = 0
-        Xs, ys, hs = [], [], []
-        while (folder / f"round-{r}.npz").exists():
-            d = np.load(folder / f"round-{r}.npz")
-            Xs.append(d["X"])
-            ys.append(d["y"])
-            hs.append(d["held"])
-            r += 1
-        if not r:
+        parts = saved_run_rows(folder)
+        if not parts:
             raise TrainError(f"--also {folder}: no round saved there yet; finish that run first")
-        if Xs[0].shape[1] != NF:
-            raise TrainError(f"--also {folder}: rows of {Xs[0].shape[1]} features, this layout has {NF}; train that "
+        X, y, held = (np.concatenate(a) for a in zip(*parts, strict=True))
+        if X.shape[1] != NF:
+            raise TrainError(f"--also {folder}: rows of {X.shape[1]} features, this layout has {NF}; train that "
                              "run again")
-        y = np.concatenate(ys)
-        runs.append(OtherRun(run_name(m, r, len(y)), np.concatenate(Xs), y, np.concatenate(hs)))
+        runs.append(OtherRun(run_name(m, len(parts), len(y)), X, y, held))
     return runs
+
+
+def saved_rows(folder: Path, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Round r's rows as `train` saved them: features, targets, and which were held out."""
+    d = np.load(folder / f"round-{r}.npz")
+    return d["X"], d["y"], d["held"]
+
+
+def saved_run_rows(folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Every round's rows a run's folder holds, round 0 on, to the first not saved."""
+    parts = []
+    while (folder / f"round-{len(parts)}.npz").exists():
+        parts.append(saved_rows(folder, len(parts)))
+    return parts
 
 
 def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: float = DEFAULT_EXPLORE,
@@ -559,18 +566,20 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
     marker.write_text(json.dumps(run))
     done: list[Round] = []
     Xs, ys, hs = [o.X for o in others], [o.y for o in others], [o.held for o in others]
-    for r in range(rounds):
+    for r in range(rounds):  # the rounds saved already, in order
+        meta = out / f"round-{r}.json"
+        if not ((out / f"round-{r}.npz").exists() and meta.exists()):
+            break
+        X, y, held = saved_rows(out, r)
+        Xs.append(X)
+        ys.append(y)
+        hs.append(held)
+        done.append(Round(**json.loads(meta.read_text())))
+    if done and done[-1].also != names:  # the last saved round, fitted again with these runs' rows
+        done[-1] = refit(done[-1], Xs, ys, hs, seed, label, names, out)
+    for r in range(len(done), rounds):
         first = r * games  # each round plays deals of its own
         npz, meta = out / f"round-{r}.npz", out / f"round-{r}.json"
-        if npz.exists() and meta.exists():
-            d = np.load(npz)
-            Xs.append(d["X"])
-            ys.append(d["y"])
-            hs.append(d["held"])
-            done.append(Round(**json.loads(meta.read_text())))
-            continue
-        if done and done[-1].also != names:  # the last saved round, fitted again with these runs' rows
-            done[-1] = refit(done[-1], Xs, ys, hs, seed, label, names, out)
         t0 = time.process_time()
         W = done[-1].net() if done else np.zeros(0)
         update, close = progress_callback(progress, games, desc=f"{v.name} round {r}")
@@ -588,8 +597,6 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
         np.savez_compressed(npz, X=X, y=y, held=held)
         meta.write_text(json.dumps(asdict(rnd)))
         done.append(rnd)
-    if done and done[-1].also != names:  # every round was saved: the last one fitted again
-        done[-1] = refit(done[-1], Xs, ys, hs, seed, label, names, out)
     return done
 
 
