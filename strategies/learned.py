@@ -203,6 +203,17 @@ K_EXPLORE = KNOBS.knob(
     "explore", 0, 1, 0,
     "the share of decisions at which a uniformly random legal option is played instead (self-play data)",
     whole=False)
+SINGLE_NET = -1  # `single`: the network may take a pile of one card wherever it expects more of it
+SINGLE_EXPERT = 0  # only where expert takes it; N > 0: as the network likes up to turn N of a hand, then as expert
+SINGLE_NAMED = (("net", float(SINGLE_NET)), ("expert", float(SINGLE_EXPERT)))
+K_SINGLE = KNOBS.knob(
+    "single", 1, 1000, float(SINGLE_NET),
+    "Buraco, where the pile is always taken whole: where the network may take a pile of one card. `net`: wherever it "
+    "expects more of it; `expert`: only where expert takes it (its card laid at once); N: as the network likes up to "
+    "turn N of a hand, then as expert. A player that takes the one card and throws one back passes its turn; two "
+    "such players pass for ever, the stock never drawn (default where a network plays: `net`, or the setting "
+    "`canasta-lab train --install` found its games against itself end with)",
+    SINGLE_NAMED, whole=True, needs=("buraco",))
 
 
 @cached_jit
@@ -435,8 +446,8 @@ def chosen_features_nb(R, obs_rows, opt_rows, first_opt, ns, choices, prm, X):
 @cached_jit
 def learned_choice_nb(R, obs, opts, n, prm, W):
     """explore: a random option at that share of decisions; else the best option by network W (one row of NETS),
-    where it beats expert's choice by `margin` (ties: expert's choice, then the first); expert's choice where W is
-    empty (`net=teacher`)."""
+    where it beats expert's choice by `margin` (ties: expert's choice, then the first), a one-card pile's take left
+    out where `single=expert` and expert does not take it; expert's choice where W is empty (`net=teacher`)."""
     rnd = obs[OB_RAND]
     mask = (1 << EXPLORE_BITS) - 1
     if prm[K_EXPLORE] > 0.0 and (rnd & mask) < prm[K_EXPLORE] * (1 << EXPLORE_BITS):
@@ -449,7 +460,11 @@ def learned_choice_nb(R, obs, opts, n, prm, W):
     h = np.empty(NH)
     best = teacher
     top = net_value_nb(W, X[teacher], h) + prm[K_MARGIN]
+    single = int(prm[K_SINGLE])
+    barred = single != SINGLE_NET and obs[OB_PILE_N] == 1 and obs[OB_TURN] > single
     for i in range(n):
+        if barred and i != teacher and option_kind(opts, i) == O_TAKE:
+            continue  # `single`: this pile of one card only where expert takes it
         v = net_value_nb(W, X[i], h)
         if v > top:
             top = v
@@ -499,15 +514,22 @@ def learned_spec() -> StrategySpec:
     spec = StrategySpec("learned", learned_decide_nb, DESCRIPTION, teacher_knobs() + KNOBS.knobs)
     at = {}
     for scope in NET_SCOPES:
-        margin, points = network_setting(NETWORKS[scope]["provenance"])
-        at[scope] = {"net": scope, "margin": margin, "points": points}
+        margin, points, single = network_setting(NETWORKS[scope]["provenance"])
+        at[scope] = {"net": scope, "margin": margin, "points": points} | (
+            {"single": single_name(single)} if single != SINGLE_NET else {})
     return spec.with_defaults("learned", DESCRIPTION, at=at)
 
 
-def network_setting(provenance: dict) -> tuple[float, int]:
-    """The margin and decision points a network plays at, from its provenance: every point where its install had no
-    trials of points (the networks installed before them)."""
-    return provenance["margin"], provenance.get("points", ALL_POINTS)
+def network_setting(provenance: dict) -> tuple[float, int, int]:
+    """The margin, decision points and `single` a network plays at, from its provenance: every point where its
+    install had no trials of points (the networks installed before them), `single=net` where it had no trial of
+    `single` (every network installed before it)."""
+    return provenance["margin"], provenance.get("points", ALL_POINTS), provenance.get("single", SINGLE_NET)
+
+
+def single_name(single: int) -> str | int:
+    """A `single` value as the knob takes it: `net`, `expert` or the turn."""
+    return next((name for name, v in SINGLE_NAMED if v == single), single)
 
 
 def teacher_knobs() -> tuple:

@@ -54,7 +54,7 @@ from sim.run.runner import (
     progress_callback,
     resolve_workers,
 )
-from strategies.learned import ALL_POINTS, NH, POINT_NAMES
+from strategies.learned import ALL_POINTS, NH, POINT_NAMES, SINGLE_EXPERT, SINGLE_NET, single_name
 
 HELD_OUT = 0.2  # the last fifth of each round's games measures the fit
 CHUNK = 20  # games played and turned into rows at a time (their traces are dropped at once)
@@ -133,14 +133,23 @@ class MarginTrial:
     elo_low: float
     elo_high: float
     points: int = ALL_POINTS  # learned's `points` knob: the decision points where the network may depart
+    single: int = SINGLE_NET  # learned's `single` knob (Buraco): tried only where the network's own hands stalled
 
     def label(self) -> str:
-        return setting_label(self.margin, self.points)
+        return setting_label(self.margin, self.points, self.single)
+
+    def knobs(self, variant: str) -> dict[str, object]:
+        """learned's knobs of this trial at the preset: `single` wherever it acts (the preset's installed network
+        may have another default), and nowhere else (it is refused where it never acts)."""
+        return {"margin": self.margin, "points": self.points} | (
+            {"single": single_name(self.single)} if single_acts(variant) else {})
 
 
-def setting_label(margin: float, points: int) -> str:
-    """`0.2`, or where the network departs at some decision points only, `0.2 at draw, meld` (the points' names)."""
-    return f"{margin:g}" if points == ALL_POINTS else f"{margin:g} at {', '.join(points_names(points))}"
+def setting_label(margin: float, points: int, single: int = SINGLE_NET) -> str:
+    """`0.2`, or where the network departs at some decision points only, `0.2 at draw, meld` (the points' names),
+    and `, single=expert` where a one-card pile is taken only as expert takes it."""
+    text = f"{margin:g}" if points == ALL_POINTS else f"{margin:g} at {', '.join(points_names(points))}"
+    return text + (f", single={single_name(single)}" if single != SINGLE_NET else "")
 
 
 def points_names(points: int) -> list[str]:
@@ -159,14 +168,58 @@ def try_margins(variant: str, W: np.ndarray, seed: int, margins: tuple[float, ..
 
 
 def trial(variant: str, spec: object, margin: float, points: int, games: int, seed: int,
-          progress: bool) -> MarginTrial:
+          progress: bool, single: int = SINGLE_NET) -> MarginTrial:
     from sim.analysis.compare import compare
 
-    c = compare(variant, [spec.choice(margin=margin, points=points), "expert"], games, MARGIN_SEED + seed,
-                progress=progress or None)
+    knobs = MarginTrial(margin, 0, 0.0, 0.0, 0.0, 0.0, points, single).knobs(variant)
+    c = compare(variant, [spec.choice(**knobs), "expert"], games, MARGIN_SEED + seed, progress=progress or None)
     pair = c.pairs.iloc[0]
     return MarginTrial(margin, int(pair["games"]), float(pair["win_rate"]), float(pair["elo"]),
-                       float(pair["elo_low"]), float(pair["elo_high"]), points)
+                       float(pair["elo_low"]), float(pair["elo_high"]), points, single)
+
+
+def single_acts(variant: str) -> bool:
+    """Whether learned's `single` acts at the preset (Buraco's pile, taken whole whatever it holds)."""
+    from strategies import REGISTRY
+
+    return REGISTRY["learned"].knob("single").acts_at(get_variant(variant))
+
+
+# learned's `single` settings tried in turn on a network whose own hands stall (Buraco): up to turn N of a hand it takes
+# a pile of one card as it likes, then as expert; the first whose games against itself end, and last at most
+# MAX_LONGER more turns a hand than expert's against itself, is installed
+SINGLES = (60, 30, 15, 5, SINGLE_EXPERT)
+MAX_LONGER = 0.25
+
+
+def try_single(variant: str, W: np.ndarray, seed: int, base: MarginTrial, single: int, games: int = MARGIN_GAMES,
+               progress: bool = False) -> MarginTrial:
+    """The best trial's setting again with `single` (SINGLES, in turn), on the same deals: at buraco-2p a network that
+    took every pile of one card (in effect passing its turn, the card thrown back) beat expert by +168 and, against
+    itself, passed until the turn cap; allowed to up to turn 15 of a hand it still beat expert by +156, and its games
+    ended."""
+    return trial(variant, round_spec(W), base.margin, base.points, games, seed, progress, single)
+
+
+def own_hands(variant: str, choice: object, seed: int) -> tuple[float, float]:
+    """`choice` against itself on MIRROR_GAMES games of the trial deals: the share of its hands the turn cap ended and
+    its turns a hand."""
+    from sim.analysis.tune import MIRROR_GAMES
+    from sim.records.results import play
+
+    g = play(get_variant(variant), [choice], games=MIRROR_GAMES, seed=MARGIN_SEED + seed, workers=1).games
+    hands = float(g["n_hands"].sum())
+    return float(g["capped_hands"].sum()) / hands, float(g["turns"].sum()) / hands
+
+
+def single_hands(variant: str, W: np.ndarray, t: MarginTrial, seed: int) -> tuple[float, float]:
+    """own_hands of network W at trial t's setting."""
+    return own_hands(variant, round_spec(W).choice(**t.knobs(variant)), seed)
+
+
+def expert_hands(variant: str, seed: int) -> tuple[float, float]:
+    """own_hands of expert, the yardstick of a network's own hands."""
+    return own_hands(variant, round_player(np.zeros(0), 0.0), seed)
 
 
 def try_points(variant: str, W: np.ndarray, seed: int, base: MarginTrial, games: int = MARGIN_GAMES,
@@ -197,13 +250,16 @@ def capped_shares(variant: str, W: np.ndarray, best: MarginTrial, seed: int) -> 
     from sim.analysis.tune import mirror_capped
 
     v = get_variant(variant)
-    own = mirror_capped(v, round_spec(W).choice(margin=best.margin, points=best.points), MARGIN_SEED + seed)
+    own = mirror_capped(v, round_spec(W).choice(**best.knobs(variant)), MARGIN_SEED + seed)
     return own, mirror_capped(v, round_player(np.zeros(0), 0.0), MARGIN_SEED + seed)
 
 
 def best_trial(trials: list[MarginTrial]) -> MarginTrial:
-    """The trial of the highest Elo against expert (on a tie: the smaller margin, then more decision points)."""
-    return max(trials, key=lambda t: (t.elo, -t.margin, t.points))
+    """The trial of the highest Elo against expert (on a tie: the smaller margin, then more decision points); where
+    `single` was tried (the others' own hands stalled), the last setting of it tried: SINGLES are tried in turn until
+    one's own games end."""
+    singles = [t for t in trials if t.single != SINGLE_NET]
+    return singles[-1] if singles else max(trials, key=lambda t: (t.elo, -t.margin, t.points))
 
 
 def best_margin(trials: list[MarginTrial]) -> float:
@@ -630,7 +686,9 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
             **({"label_with": label_with, "label_net": labeller_network(get_variant(variant))}
                if label_with != DEFAULT_LABELLER else {}),
             **({"capped": capped} if capped is not None else {}),
-            "margin": best.margin, "points": best.points, "margin_seed": MARGIN_SEED + seed,
+            "margin": best.margin, "points": best.points,
+            **({"single": best.single} if best.single != SINGLE_NET else {}),
+            "margin_seed": MARGIN_SEED + seed,
             "margin_trials": [asdict(t) for t in trials],
             "version": __version__, "source_hash": source_hash(),
             "libraries": {**{lib: version(lib) for lib in ("numpy", "numba", "scikit-learn")},

@@ -60,17 +60,24 @@ def cmd_train(args: argparse.Namespace) -> int:
         MARGINS,
         MAX_CAPPED_EXCESS,
         MAX_LABEL_SAMPLES,
+        MAX_LONGER,
+        SINGLES,
         best_trial,
         capped_shares,
+        expert_hands,
         install,
         installable,
         provenance,
+        single_acts,
+        single_hands,
         train,
         try_margins,
         try_points,
+        try_single,
     )
     from sim.analysis.tune import MIRROR_GAMES
     from strategies.knobs import family_of
+    from strategies.learned import single_name
 
     v = get_variant(args.variant)
     if args.install and args.install not in (v.name, family_of(v.name)):
@@ -142,6 +149,27 @@ def cmd_train(args: argparse.Namespace) -> int:
         own, teacher = capped_shares(v.name, rounds[-1].net(), best, args.seed)
         print(f"against itself ({MIRROR_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
               f"ended by the turn cap (expert's own: {teacher:.1%})")
+        if own > teacher + MAX_CAPPED_EXCESS and single_acts(v.name):
+            _, turns = expert_hands(v.name, args.seed)
+            tried = ", ".join(str(single_name(n)) for n in SINGLES)
+            print(f"again with single=N (Buraco: up to turn N of a hand the network takes a pile of one card as it "
+                  f"likes, then only where expert does), in turn {tried}, until its games against itself end and last "
+                  f"at most {MAX_LONGER:.0%} more turns a hand than expert's ({turns:.1f}):")
+            base = best
+            for single in SINGLES:
+                best = try_single(v.name, rounds[-1].net(), args.seed, base, single, args.margin_games,
+                                  not args.quiet)
+                trials.append(best)
+                own, own_turns = single_hands(v.name, rounds[-1].net(), best, args.seed)
+                print(f"  margin {best.label()}: win rate {best.win_rate:.3f}, Elo {best.elo:+.1f} "
+                      f"[{best.elo_low:+.1f}, {best.elo_high:+.1f}]; against itself {own:.1%} of its hands ended "
+                      f"by the turn cap, {own_turns:.1f} turns a hand")
+                if own <= teacher + MAX_CAPPED_EXCESS and own_turns <= turns * (1 + MAX_LONGER):
+                    break
+            if not installable(trials):
+                print(f"not installed: with {best.label()} the network does not beat expert beyond chance; its rounds "
+                      f"stay in {out}")
+                return NOT_INSTALLED
         if own > teacher + MAX_CAPPED_EXCESS:
             print(f"not installed: against itself the network leaves {own:.1%} of its hands to the turn cap, more "
                   f"than expert's {teacher:.1%} by over {MAX_CAPPED_EXCESS:.0%}; a check player whose own games do "

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from sim.analysis import selfplay as SP
-from sim.rules import PRESETS, get_variant
+from sim.engine import contract as C
+from sim.rules import PRESETS, get_variant, pack
 from sim.run.runner import make_job, run_chunk
 from strategies import REGISTRY, StrategyError
 from strategies import learned as LN
@@ -297,10 +298,11 @@ def test_every_installed_network_plays_at_the_margin_and_points_measured_for_it(
     for scope in LN.NET_SCOPES:
         prov = LN.NETWORKS[scope]["provenance"]
         best = SP.best_trial([SP.MarginTrial(**t) for t in prov["margin_trials"]])
-        assert LN.network_setting(prov) == (best.margin, best.points), scope
+        assert LN.network_setting(prov) == (best.margin, best.points, best.single), scope
         if scope in PRESETS:
             prm = REGISTRY["learned"].params(v=gv(scope))
             assert prm[LN.K_MARGIN] == prov["margin"] and prm[LN.K_POINTS] == best.points, scope
+            assert prm[LN.K_SINGLE] == best.single, scope
 
 
 def test_decision_points_are_closed_greedily_where_closing_them_gains(monkeypatch):
@@ -403,6 +405,140 @@ def test_a_network_whose_own_hands_end_by_the_turn_cap_is_not_installed(monkeypa
                  "--install", "--quiet"])
     out = capsys.readouterr().out
     assert code == 1 and "not installed: against itself the network leaves 100.0% of its hands to the turn cap" in out
+
+
+def _takes_every_pile() -> np.ndarray:
+    """A network that values every take of the pile 1 (thousand points) above any other option: the player that
+    stalled buraco-2p, written by hand."""
+    W = np.zeros(LN.NW)
+    W[LN.W_SD:LN.W_SD + LN.NF] = 1.0
+    W[LN.W_1 + (LN.X_KIND + C.O_TAKE - C.O_DRAW) * LN.NH] = 1.0  # the take's one-hot into the first hidden unit
+    W[LN.W_2] = 1.0
+    return W
+
+
+def test_r135_single_takes_a_pile_of_one_card_as_the_network_likes_up_to_its_turn_then_as_expert():
+    """Buraco's pile is taken whole whatever it holds (R-135). A network that prefers every take takes each pile of
+    one card; with `single=expert` it takes one only where expert does (its card laid at once), with `single=N` as it
+    likes up to turn N of the hand and then as expert, and a bigger pile as it likes."""
+    v = get_variant("buraco-2p")
+    R = pack(v)
+    W = _takes_every_pile()
+    prm = {s: REGISTRY["learned"].choice(margin=0.02, single=s).at(v).params for s in ("net", "expert", 20)}
+    seen = {"one": 0, "one_expert_takes": 0, "early": 0, "late": 0, "more": 0}
+    for obs, opts, n, _, _, _ in SP.rolled_out(v, SP.round_player(np.zeros(0), 0.3), 6, seed=5, samples=1,
+                                                 share=1.0):
+        if obs[C.OB_DP] != C.DP_DRAW:
+            continue
+        takes = [i for i in range(n) if C.option_kind(opts, i) == C.O_TAKE]
+        if not takes:
+            continue
+        teacher = int(LN.teacher_choice_nb(R, obs, opts, n, prm["net"]))
+        a, b, c = (int(LN.learned_choice_nb(R, obs, opts, n, prm[s], W)) for s in ("net", "expert", 20))
+        assert C.option_kind(opts, a) == C.O_TAKE  # single=net: every pile
+        if obs[C.OB_PILE_N] == 1:
+            seen["one"] += 1
+            seen["one_expert_takes"] += teacher in takes
+            assert b == teacher  # its take only where expert takes it; else the other options, all below expert's
+            early = obs[C.OB_TURN] <= 20
+            seen["early" if early else "late"] += 1
+            assert c == (a if early else teacher)
+        else:
+            seen["more"] += 1
+            assert b == a == c
+    assert seen["one"] > seen["one_expert_takes"] > 0 and seen["early"] and seen["late"] and seen["more"], seen
+
+
+def test_r135_a_player_that_takes_every_pile_stalls_against_itself_and_single_expert_ends_its_hands():
+    """Two players taking every pile of one card and throwing one back never draw: the turn cap (R-150) ends every
+    hand. With `single=expert`, or as it likes only up to turn 10, the same network's hands end by going out or the
+    stock."""
+    from sim.analysis.tune import mirror_capped
+
+    v = get_variant("buraco-2p")
+    spec = SP.round_spec(_takes_every_pile())
+    assert mirror_capped(v, spec.choice(margin=0.02, single="net"), SP.MARGIN_SEED + 1, games=3) == 1.0
+    assert mirror_capped(v, spec.choice(margin=0.02, single=10), SP.MARGIN_SEED + 1, games=3) == 0.0
+    assert mirror_capped(v, spec.choice(margin=0.02, single="expert"), SP.MARGIN_SEED + 1, games=3) == 0.0
+
+
+def test_single_is_a_buraco_knob():
+    """Elsewhere a pile is taken by laying its top card (never to and fro): the knob is refused there in one line."""
+    assert REGISTRY["learned"].knob("single").acts_at(get_variant("buraco-4p"))
+    assert not SP.single_acts("classic-4p") and SP.single_acts("buraco-2p")
+    # a trial at Buraco names its `single` even at `net` (the installed network's default there may differ)
+    t = SP.MarginTrial(0.1, 2000, 0.6, 70.0, 55.0, 85.0)
+    assert t.knobs("buraco-2p") == {"margin": 0.1, "points": LN.ALL_POINTS, "single": "net"}
+    assert t.knobs("classic-4p") == {"margin": 0.1, "points": LN.ALL_POINTS}
+    with pytest.raises(StrategyError, match="knob 'single' of learned never acts at classic-4p"):
+        make_job(get_variant("classic-4p"), ["learned:single=expert", "expert"], 1)
+
+
+@pytest.mark.parametrize("stalls,longer,installed", [((SP.SINGLES[0],), (), SP.SINGLES[1]),
+                                                      ((SP.SINGLES[0],), (SP.SINGLES[1],), SP.SINGLES[2]),
+                                                      (SP.SINGLES[:-1], (), LN.SINGLE_EXPERT)])
+def test_a_network_that_stalls_is_installed_with_the_first_single_whose_own_hands_end(
+        monkeypatch, tmp_path, capsys, stalls, longer, installed):
+    """At Buraco, a network whose own hands end by the turn cap is played again at its best setting with `single=N`
+    for N in SP.SINGLES in turn (then `expert`); installed with the first whose own hands end and last at most a
+    quarter longer than expert's, where it still beats expert beyond chance, with `single` in its provenance
+    (learned's default there)."""
+    from sim.cli import main
+
+    model, _, _, _ = _fitted(3)
+    W = SP.export(model).tolist()
+    monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
+    monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [SP.MarginTrial(0.02, 2000, 0.7, 160.0, 140.0, 180.0)])
+    monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
+    tried = []
+
+    def try_single(variant, W, seed, base, single, games, progress):
+        tried.append((variant, base.margin, single))
+        return SP.MarginTrial(base.margin, 2000, 0.6, 70.0 + single, 55.0, 85.0, base.points, single)
+
+    monkeypatch.setattr(SP, "try_single", try_single)
+    monkeypatch.setattr(SP, "capped_shares", lambda v, W, best, seed: (1.0, 0.0))  # at its best, it stalls
+    monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))
+    monkeypatch.setattr(SP, "single_hands", lambda v, W, t, seed: (1.0 if t.single in stalls else 0.0,
+                                                                   90.0 if t.single in longer else 80.0))
+    written = {}
+    monkeypatch.setattr(SP, "install", lambda scope, W, prov: written.update(scope=scope, prov=prov) or tmp_path)
+    code = main(["train", "buraco-2p", "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
+                 "--install", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0 and tried == [("buraco-2p", 0.02, s) for s in SP.SINGLES[:SP.SINGLES.index(installed) + 1]], out
+    name = LN.single_name(installed)
+    assert "again with single=N" in out and f"installed with margin 0.02, single={name}" in out, out
+    prov = written["prov"]
+    assert prov["single"] == installed and prov["margin"] == 0.02
+    assert LN.network_setting(prov) == (0.02, LN.ALL_POINTS, installed)
+    assert SP.best_trial([SP.MarginTrial(**t) for t in prov["margin_trials"]]).single == installed
+    assert len(prov["margin_trials"]) == 1 + len(tried)
+
+
+def test_a_network_that_stalls_and_loses_its_gain_with_single_expert_is_not_installed(monkeypatch, tmp_path,
+                                                                                      capsys):
+    from sim.cli import main
+
+    model, _, _, _ = _fitted(3)
+    W = SP.export(model).tolist()
+    monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
+    monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [SP.MarginTrial(0.02, 2000, 0.7, 160.0, 140.0, 180.0)])
+    monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
+    monkeypatch.setattr(SP, "try_single", lambda variant, W, seed, base, single, games, progress: SP.MarginTrial(
+        base.margin, 2000, 0.5, 3.0, -9.0, 15.0, base.points, single))
+    monkeypatch.setattr(SP, "capped_shares", lambda v, W, best, seed: (1.0, 0.0))
+    monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))
+    monkeypatch.setattr(SP, "single_hands", lambda v, W, t, seed: (0.0, 70.0))
+
+    def no_install(*a, **k):
+        raise AssertionError("installed")
+
+    monkeypatch.setattr(SP, "install", no_install)
+    code = main(["train", "buraco-2p", "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
+                 "--install", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1 and f"not installed: with 0.02, single={SP.SINGLES[0]} the network does not beat expert" in out
 
 
 def test_expert_s_own_hands_end_without_the_turn_cap():
