@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sim.cli.common import CliError, natural, positive
 from sim.rules import get_variant
 from strategies import parse_strategy
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from sim.analysis.selfplay import MarginTrial
 
 
 def cmd_analyse(args: argparse.Namespace) -> None:
@@ -60,24 +66,18 @@ def cmd_train(args: argparse.Namespace) -> int:
         MARGINS,
         MAX_CAPPED_EXCESS,
         MAX_LABEL_SAMPLES,
-        MAX_LONGER,
-        SINGLES,
         best_trial,
         capped_shares,
-        expert_hands,
         install,
         installable,
         provenance,
         single_acts,
-        single_hands,
         train,
         try_margins,
         try_points,
-        try_single,
     )
     from sim.analysis.tune import MIRROR_GAMES
     from strategies.knobs import family_of
-    from strategies.learned import single_name
 
     v = get_variant(args.variant)
     if args.install and args.install not in (v.name, family_of(v.name)):
@@ -150,22 +150,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"against itself ({MIRROR_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
               f"ended by the turn cap (expert's own: {teacher:.1%})")
         if own > teacher + MAX_CAPPED_EXCESS and single_acts(v.name):
-            _, turns = expert_hands(v.name, args.seed)
-            tried = ", ".join(str(single_name(n)) for n in SINGLES)
-            print(f"again with single=N (Buraco: up to turn N of a hand the network takes a pile of one card as it "
-                  f"likes, then only where expert does), in turn {tried}, until its games against itself end and last "
-                  f"at most {MAX_LONGER:.0%} more turns a hand than expert's ({turns:.1f}):")
-            base = best
-            for single in SINGLES:
-                best = try_single(v.name, rounds[-1].net(), args.seed, base, single, args.margin_games,
-                                  not args.quiet)
-                trials.append(best)
-                own, own_turns = single_hands(v.name, rounds[-1].net(), best, args.seed)
-                print(f"  margin {best.label()}: win rate {best.win_rate:.3f}, Elo {best.elo:+.1f} "
-                      f"[{best.elo_low:+.1f}, {best.elo_high:+.1f}]; against itself {own:.1%} of its hands ended "
-                      f"by the turn cap, {own_turns:.1f} turns a hand")
-                if own <= teacher + MAX_CAPPED_EXCESS and own_turns <= turns * (1 + MAX_LONGER):
-                    break
+            best, own = single_ladder(v.name, rounds[-1].net(), args, best, trials, teacher)
             if not installable(trials):
                 print(f"not installed: with {best.label()} the network does not beat expert beyond chance; its rounds "
                       f"stay in {out}")
@@ -185,6 +170,31 @@ def cmd_train(args: argparse.Namespace) -> int:
         where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
         print(f"the network written to {path}: `learned` plays it {where}")
     return 0
+
+
+def single_ladder(variant: str, W: np.ndarray, args: argparse.Namespace, base: MarginTrial,
+                  trials: list[MarginTrial], teacher: float) -> tuple[MarginTrial, float]:
+    """train --install at Buraco, for a network whose own hands stall: its best setting again with each `single` of
+    SINGLES in turn (appended to `trials`) until its own games end and last at most MAX_LONGER more turns a hand than
+    expert's; the last tried and the share of its own hands the turn cap ended."""
+    from sim.analysis.selfplay import MAX_CAPPED_EXCESS, MAX_LONGER, SINGLES, expert_hands, single_hands, try_single
+    from strategies.learned import single_name
+
+    _, turns = expert_hands(variant, args.seed)
+    tried = ", ".join(str(single_name(n)) for n in SINGLES)
+    print(f"again with single=N (Buraco: up to turn N of a hand the network takes a pile of one card as it likes, "
+          f"then only where expert does), in turn {tried}, until its games against itself end and last at most "
+          f"{MAX_LONGER:.0%} more turns a hand than expert's ({turns:.1f}):")
+    for single in SINGLES:
+        best = try_single(variant, W, args.seed, base, single, args.margin_games, not args.quiet)
+        trials.append(best)
+        own, own_turns = single_hands(variant, W, best, args.seed)
+        print(f"  margin {best.label()}: win rate {best.win_rate:.3f}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, "
+              f"{best.elo_high:+.1f}]; against itself {own:.1%} of its hands ended by the turn cap, {own_turns:.1f} "
+              "turns a hand")
+        if own <= teacher + MAX_CAPPED_EXCESS and own_turns <= turns * (1 + MAX_LONGER):
+            break
+    return best, own
 
 
 def add(sub: argparse._SubParsersAction) -> None:
