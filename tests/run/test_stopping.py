@@ -147,6 +147,9 @@ def test_kill_9_of_a_run_leaves_no_worker_behind(tmp_path, workers_of):
     assert len(read(folder).games) > 0
 
 
+REAPED_SECONDS = 2.0  # a stopped worker's exit code recorded by the thread that reaped it
+
+
 def test_an_interrupt_while_a_part_is_written_stops_the_workers_at_once(tmp_path):
     """Ctrl-C lands where the main process spends its time: waiting for the workers, or writing a part. In the
     second case too the workers stop at once, not after every game handed out to them."""
@@ -165,7 +168,11 @@ def test_an_interrupt_while_a_part_is_written_stops_the_workers_at_once(tmp_path
     with StoppedWhileWriting([job], LONG_RUN, [tmp_path / "r"], workers=2) as exp:
         with pytest.raises(KeyboardInterrupt) as stopped:
             exp.advance()
-        # the exception is still held, as an `except` block or a notebook (sys.last_traceback) holds it
+        # the exception is still held, as an `except` block or a notebook (sys.last_traceback) holds it. A worker the
+        # pool's manager thread reaped reads alive (multiprocessing's poll gets ECHILD) until that thread records its
+        # exit code: a short join lets it, and a worker still playing would still be alive after it
+        for p in exp.pool_processes:
+            p.join(REAPED_SECONDS)
         alive = [p.is_alive() for p in exp.pool_processes]
         assert stopped.type is KeyboardInterrupt and alive == [False, False], "workers played on after the stop"
     took, started = time.monotonic() - exp.stopped_at, exp.stopped_at - t0
