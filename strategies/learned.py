@@ -16,7 +16,8 @@ the kernel reads (strategies/learned_nets.py, one network per preset or family),
 Everything it reads is the observation and the options (it never sees a hidden card: tests/engine/test_observe.py
 deals the hidden cards again and expects the same choices of every strategy). The knob `explore` plays a uniformly
 random option at that share of its decisions (the training's self-play); `net` chooses the network, `teacher`
-plays expert's choice alone (the first round's data).
+plays expert's choice alone (the first round's data); at Buraco `single` sets where the network may take a pile of
+one card (a take and a throw back is a pass, and two players passing never end a hand).
 """
 
 from __future__ import annotations
@@ -447,7 +448,8 @@ def chosen_features_nb(R, obs_rows, opt_rows, first_opt, ns, choices, prm, X):
 def learned_choice_nb(R, obs, opts, n, prm, W):
     """explore: a random option at that share of decisions; else the best option by network W (one row of NETS),
     where it beats expert's choice by `margin` (ties: expert's choice, then the first), a one-card pile's take left
-    out where `single=expert` and expert does not take it; expert's choice where W is empty (`net=teacher`)."""
+    out where `single` bars it (after turn N; at every turn with `single=expert`) and expert does not take it;
+    expert's choice where W is empty (`net=teacher`)."""
     rnd = obs[OB_RAND]
     mask = (1 << EXPLORE_BITS) - 1
     if prm[K_EXPLORE] > 0.0 and (rnd & mask) < prm[K_EXPLORE] * (1 << EXPLORE_BITS):

@@ -12,9 +12,7 @@ from sim.rules import get_variant
 from strategies import parse_strategy
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from sim.analysis.selfplay import MarginTrial
+    from sim.analysis.selfplay import MarginTrial, Round
 
 
 def cmd_analyse(args: argparse.Namespace) -> None:
@@ -150,7 +148,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"against itself ({MIRROR_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
               f"ended by the turn cap (expert's own: {teacher:.1%})")
         if own > teacher + MAX_CAPPED_EXCESS and single_acts(v.name):
-            best, own = single_ladder(v.name, rounds[-1].net(), args, best, trials, teacher)
+            best, own = single_ladder(v.name, rounds[-1], args, best, trials, teacher)
             if not installable(trials):
                 print(f"not installed: with {best.label()} the network does not beat expert beyond chance; its rounds "
                       f"stay in {out}")
@@ -172,14 +170,15 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def single_ladder(variant: str, W: np.ndarray, args: argparse.Namespace, base: MarginTrial,
+def single_ladder(variant: str, rnd: Round, args: argparse.Namespace, base: MarginTrial,
                   trials: list[MarginTrial], teacher: float) -> tuple[MarginTrial, float]:
-    """train --install at Buraco, for a network whose own hands stall: its best setting again with each `single` of
-    SINGLES in turn (appended to `trials`) until its own games end and last at most MAX_LONGER more turns a hand than
-    expert's; the last tried and the share of its own hands the turn cap ended."""
+    """train --install at Buraco, for round rnd's network, whose own hands stall: its best setting again with each
+    `single` of SINGLES in turn (appended to `trials`) until its own games end and last at most MAX_LONGER more turns
+    a hand than expert's; the last tried and the share of its own hands the turn cap ended."""
     from sim.analysis.selfplay import MAX_CAPPED_EXCESS, MAX_LONGER, SINGLES, expert_hands, single_hands, try_single
     from strategies.learned import single_name
 
+    W = rnd.net()
     _, turns = expert_hands(variant, args.seed)
     tried = ", ".join(str(single_name(n)) for n in SINGLES)
     print(f"again with single=N (Buraco: up to turn N of a hand the network takes a pile of one card as it likes, "
