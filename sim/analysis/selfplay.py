@@ -139,10 +139,13 @@ class MarginTrial:
         return setting_label(self.margin, self.points, self.single)
 
     def knobs(self, variant: str) -> dict[str, object]:
-        """learned's knobs of this trial at the preset: `single` wherever it acts (the preset's installed network
-        may have another default), and nowhere else (it is refused where it never acts)."""
-        return {"margin": self.margin, "points": self.points} | (
-            {"single": single_name(self.single)} if single_acts(variant) else {})
+        return trial_knobs(variant, self.margin, self.points, self.single)
+
+
+def trial_knobs(variant: str, margin: float, points: int, single: int) -> dict[str, object]:
+    """learned's knobs of a trial at the preset: `single` wherever it acts (the preset's installed network may have
+    another default), and nowhere else (it is refused where it never acts)."""
+    return {"margin": margin, "points": points} | ({"single": single_name(single)} if single_acts(variant) else {})
 
 
 def setting_label(margin: float, points: int, single: int = SINGLE_NET) -> str:
@@ -171,8 +174,8 @@ def trial(variant: str, spec: object, margin: float, points: int, games: int, se
           progress: bool, single: int = SINGLE_NET) -> MarginTrial:
     from sim.analysis.compare import compare
 
-    knobs = MarginTrial(margin, 0, 0.0, 0.0, 0.0, 0.0, points, single).knobs(variant)
-    c = compare(variant, [spec.choice(**knobs), "expert"], games, MARGIN_SEED + seed, progress=progress or None)
+    c = compare(variant, [spec.choice(**trial_knobs(variant, margin, points, single)), "expert"], games,
+                MARGIN_SEED + seed, progress=progress or None)
     pair = c.pairs.iloc[0]
     return MarginTrial(margin, int(pair["games"]), float(pair["win_rate"]), float(pair["elo"]),
                        float(pair["elo_low"]), float(pair["elo_high"]), points, single)
@@ -201,25 +204,19 @@ def try_single(variant: str, W: np.ndarray, seed: int, base: MarginTrial, single
     return trial(variant, round_spec(W), base.margin, base.points, games, seed, progress, single)
 
 
-def own_hands(variant: str, choice: object, seed: int) -> tuple[float, float]:
-    """`choice` against itself on MIRROR_GAMES games of the trial deals: the share of its hands the turn cap ended and
-    its turns a hand."""
-    from sim.analysis.tune import MIRROR_GAMES
-    from sim.records.results import play
+def network_hands(variant: str, W: np.ndarray, t: MarginTrial, seed: int) -> tuple[float, float]:
+    """Network W at trial t's setting against itself on MIRROR_GAMES games of the trial deals (tune's mirror check):
+    the share of its hands the turn cap ended, and its turns a hand."""
+    from sim.analysis.tune import mirror_hands
 
-    g = play(get_variant(variant), [choice], games=MIRROR_GAMES, seed=MARGIN_SEED + seed, workers=1).games
-    hands = float(g["n_hands"].sum())
-    return float(g["capped_hands"].sum()) / hands, float(g["turns"].sum()) / hands
-
-
-def single_hands(variant: str, W: np.ndarray, t: MarginTrial, seed: int) -> tuple[float, float]:
-    """own_hands of network W at trial t's setting."""
-    return own_hands(variant, round_spec(W).choice(**t.knobs(variant)), seed)
+    return mirror_hands(get_variant(variant), round_spec(W).choice(**t.knobs(variant)), MARGIN_SEED + seed)
 
 
 def expert_hands(variant: str, seed: int) -> tuple[float, float]:
-    """own_hands of expert, the yardstick of a network's own hands."""
-    return own_hands(variant, round_player(np.zeros(0), 0.0), seed)
+    """network_hands of expert, the yardstick of a network's own hands."""
+    from sim.analysis.tune import mirror_hands
+
+    return mirror_hands(get_variant(variant), round_player(np.zeros(0), 0.0), MARGIN_SEED + seed)
 
 
 def try_points(variant: str, W: np.ndarray, seed: int, base: MarginTrial, games: int = MARGIN_GAMES,
@@ -247,11 +244,7 @@ def capped_shares(variant: str, W: np.ndarray, best: MarginTrial, seed: int) -> 
     the turn cap ended, on the deals of MARGIN_SEED + seed (tune's mirror check, MIRROR_GAMES games each). A network
     can beat expert and reference and still never end a hand against itself (at buraco-2p, one that took the
     one-card pile at every draw): its games then say nothing of the rules' play, and it cannot check an answer."""
-    from sim.analysis.tune import mirror_capped
-
-    v = get_variant(variant)
-    own = mirror_capped(v, round_spec(W).choice(**best.knobs(variant)), MARGIN_SEED + seed)
-    return own, mirror_capped(v, round_player(np.zeros(0), 0.0), MARGIN_SEED + seed)
+    return network_hands(variant, W, best, seed)[0], expert_hands(variant, seed)[0]
 
 
 def best_trial(trials: list[MarginTrial]) -> MarginTrial:

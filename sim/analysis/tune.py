@@ -532,10 +532,16 @@ def confirm_command(r: TuneResult, against: str) -> str:
 
 def mirror_capped(v: Variant, choice: StrategyChoice, seed: int, games: int = MIRROR_GAMES) -> float:
     """The share of hands that end at the turn cap when `choice` plays every seat."""
+    return mirror_hands(v, choice, seed, games)[0]
+
+
+def mirror_hands(v: Variant, choice: StrategyChoice, seed: int, games: int = MIRROR_GAMES) -> tuple[float, float]:
+    """`choice` on every seat: the share of its hands the turn cap ended, and its turns a hand."""
     from sim.records.results import play
 
     g = play(v, [choice], games=games, seed=seed, workers=1).games
-    return float(g["capped_hands"].sum()) / float(g["n_hands"].sum())
+    hands = float(g["n_hands"].sum())
+    return float(g["capped_hands"].sum()) / hands, float(g["turns"].sum()) / hands
 
 
 def result_lines(r: TuneResult) -> list[str]:

@@ -175,7 +175,7 @@ def single_ladder(variant: str, rnd: Round, args: argparse.Namespace, base: Marg
     """train --install at Buraco, for round rnd's network, whose own hands stall: its best setting again with each
     `single` of SINGLES in turn (appended to `trials`) until its own games end and last at most MAX_LONGER more turns
     a hand than expert's; the last tried and the share of its own hands the turn cap ended."""
-    from sim.analysis.selfplay import MAX_CAPPED_EXCESS, MAX_LONGER, SINGLES, expert_hands, single_hands, try_single
+    from sim.analysis.selfplay import MAX_CAPPED_EXCESS, MAX_LONGER, SINGLES, expert_hands, network_hands, try_single
     from strategies.learned import single_name
 
     W = rnd.net()
@@ -187,7 +187,7 @@ def single_ladder(variant: str, rnd: Round, args: argparse.Namespace, base: Marg
     for single in SINGLES:
         best = try_single(variant, W, args.seed, base, single, args.margin_games, not args.quiet)
         trials.append(best)
-        own, own_turns = single_hands(variant, W, best, args.seed)
+        own, own_turns = network_hands(variant, W, best, args.seed)
         print(f"  margin {best.label()}: win rate {best.win_rate:.3f}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, "
               f"{best.elo_high:+.1f}]; against itself {own:.1%} of its hands ended by the turn cap, {own_turns:.1f} "
               "turns a hand")
