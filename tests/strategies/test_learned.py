@@ -384,23 +384,32 @@ def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
     assert not (tmp_path / "t").exists()
 
 
+def _trained(monkeypatch, best: SP.MarginTrial) -> None:
+    """train --install with its games and trials replaced: one round of a fitted network, `best` its one margin
+    trial, no trial of decision points."""
+    model, _, _, _ = _fitted(3)
+    W = SP.export(model).tolist()
+    monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
+    monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [best])
+    monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
+
+
+def _refuse_install(monkeypatch) -> None:
+    def no_install(*a, **k):
+        raise AssertionError("installed")
+
+    monkeypatch.setattr(SP, "install", no_install)
+
+
 def test_a_network_whose_own_hands_end_by_the_turn_cap_is_not_installed(monkeypatch, tmp_path, capsys):
     """buraco-2p's network on option values beat expert by +138 and reference by +152, yet against itself it took
     the one-card pile at every draw and the turn cap ended every hand: --install refuses such a network (its games
     against itself say nothing of the rules' play, and it could not check an answer) and writes nothing."""
     from sim.cli import main
 
-    model, _, _, _ = _fitted(3)
-    W = SP.export(model).tolist()
-    monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
-    monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [SP.MarginTrial(0.1, 2000, 0.7, 150.0, 130.0, 170.0)])
-    monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
+    _trained(monkeypatch, SP.MarginTrial(0.1, 2000, 0.7, 150.0, 130.0, 170.0))
     monkeypatch.setattr(SP, "capped_shares", lambda *a, **k: (1.0, 0.0))  # the network's own hands, expert's
-
-    def no_install(*a, **k):
-        raise AssertionError("installed")
-
-    monkeypatch.setattr(SP, "install", no_install)
+    _refuse_install(monkeypatch)
     code = main(["train", "classic-2p", "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
                  "--install", "--quiet"])
     out = capsys.readouterr().out
@@ -485,11 +494,7 @@ def test_a_network_that_stalls_is_installed_with_the_first_single_whose_own_hand
     (learned's default there)."""
     from sim.cli import main
 
-    model, _, _, _ = _fitted(3)
-    W = SP.export(model).tolist()
-    monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
-    monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [SP.MarginTrial(0.02, 2000, 0.7, 160.0, 140.0, 180.0)])
-    monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
+    _trained(monkeypatch, SP.MarginTrial(0.02, 2000, 0.7, 160.0, 140.0, 180.0))
     tried = []
 
     def try_single(variant, W, seed, base, single, games, progress):
@@ -499,7 +504,7 @@ def test_a_network_that_stalls_is_installed_with_the_first_single_whose_own_hand
     monkeypatch.setattr(SP, "try_single", try_single)
     monkeypatch.setattr(SP, "capped_shares", lambda v, W, best, seed: (1.0, 0.0))  # at its best, it stalls
     monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))
-    monkeypatch.setattr(SP, "single_hands", lambda v, W, t, seed: (1.0 if t.single in stalls else 0.0,
+    monkeypatch.setattr(SP, "network_hands", lambda v, W, t, seed: (1.0 if t.single in stalls else 0.0,
                                                                    90.0 if t.single in longer else 80.0))
     written = {}
     monkeypatch.setattr(SP, "install", lambda scope, W, prov: written.update(scope=scope, prov=prov) or tmp_path)
@@ -520,21 +525,13 @@ def test_a_network_that_stalls_and_loses_its_gain_with_single_expert_is_not_inst
                                                                                       capsys):
     from sim.cli import main
 
-    model, _, _, _ = _fitted(3)
-    W = SP.export(model).tolist()
-    monkeypatch.setattr(SP, "train", lambda *a, **k: [SP.Round(0, 5, 10, 10, 1.0, 0.1, 0.2, W, 3)])
-    monkeypatch.setattr(SP, "try_margins", lambda *a, **k: [SP.MarginTrial(0.02, 2000, 0.7, 160.0, 140.0, 180.0)])
-    monkeypatch.setattr(SP, "try_points", lambda *a, **k: [])
+    _trained(monkeypatch, SP.MarginTrial(0.02, 2000, 0.7, 160.0, 140.0, 180.0))
     monkeypatch.setattr(SP, "try_single", lambda variant, W, seed, base, single, games, progress: SP.MarginTrial(
         base.margin, 2000, 0.5, 3.0, -9.0, 15.0, base.points, single))
     monkeypatch.setattr(SP, "capped_shares", lambda v, W, best, seed: (1.0, 0.0))
     monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))
-    monkeypatch.setattr(SP, "single_hands", lambda v, W, t, seed: (0.0, 70.0))
-
-    def no_install(*a, **k):
-        raise AssertionError("installed")
-
-    monkeypatch.setattr(SP, "install", no_install)
+    monkeypatch.setattr(SP, "network_hands", lambda v, W, t, seed: (0.0, 70.0))
+    _refuse_install(monkeypatch)
     code = main(["train", "buraco-2p", "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
                  "--install", "--quiet"])
     out = capsys.readouterr().out
