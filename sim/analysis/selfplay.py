@@ -62,6 +62,10 @@ TRACE_ROWS = 600  # trace rows room a game starts with (more: the chunk is playe
 MARGIN_SCALE = 1000.0  # targets in thousands of points
 LABELLERS = ("expert", "learned")  # the players that may play the options of a labelled decision out
 DEFAULT_LABELLER = "expert"
+VALUE_MARGIN = "margin"  # an option's value: its rollouts' mean hand margin, in thousands of points
+VALUE_RESULT = "result"  # its rollouts' share won less their share lost: at a one-deal preset, the game's result
+LABEL_VALUES = (VALUE_MARGIN, VALUE_RESULT)
+VALUE_UNITS = {VALUE_MARGIN: "in thousands of points", VALUE_RESULT: "in results (won 1, lost -1)"}
 SAMPLE_SHIFT = 20  # a labelled decision's rollouts: its seed, then the sample's number below it
 DEFAULT_EXPLORE = 0.1
 ALPHA = 1e-4  # MLPRegressor's L2 penalty
@@ -380,11 +384,20 @@ def rolled_out(v: Variant, player: object, games: int, seed: int, samples: int, 
                 yield obs, opts, n, m, int(tr[j, L.T_GAME]), prm
 
 
+def option_values(m: np.ndarray, value: str = VALUE_MARGIN) -> np.ndarray:
+    """Each option's value from its rollouts' margins (samples x options), less the decision's options' mean: the
+    mean margin in thousands of points, or (`result`) the share of rollouts won less the share lost. A player of
+    mean margins can lose most hands by a little and win a few by a lot: at buraco-2p (one deal a game) the network
+    on margins was level with `search` on points and lost 65% of the games to it."""
+    q = np.sign(m).mean(axis=0) if value == VALUE_RESULT else m.mean(axis=0) / MARGIN_SCALE
+    return q - q.mean()
+
+
 def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, share: float = LABEL_SHARE,
-               first: int = 0, progress: Callable[[int], None] | None = None, label_with: str = DEFAULT_LABELLER
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The decisions `rolled_out` plays out, one row per option: its features (X), its mean margin less the
-    decision's options' mean, in thousands (y), and the game (g). Also the decisions labelled."""
+               first: int = 0, progress: Callable[[int], None] | None = None, label_with: str = DEFAULT_LABELLER,
+               value: str = VALUE_MARGIN) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The decisions `rolled_out` plays out, one row per option: its features (X), its value (option_values, y),
+    and the game (g). Also the decisions labelled."""
     from strategies.learned import NF, options_features_nb, teacher_choice_nb
 
     R = pack(v)
@@ -392,11 +405,10 @@ def label_rows(v: Variant, player: object, games: int, seed: int, samples: int, 
     labelled = 0
     for obs, opts, n, m, game, prm in rolled_out(v, player, games, seed, samples, share, first, progress,
                                                  label_with):
-        q = m.mean(axis=0)
         X = np.zeros((n, NF))
         options_features_nb(R, obs, opts, np.int64(n), np.int64(teacher_choice_nb(R, obs, opts, n, prm[0])), X)
         Xs.append(X)
-        ys.append((q - q.mean()) / MARGIN_SCALE)
+        ys.append(option_values(m, value))
         gs.append(np.full(n, game))
         labelled += 1
     return np.concatenate(Xs), np.concatenate(ys), np.concatenate(gs), labelled
@@ -453,7 +465,8 @@ _ROUND_PLAYERS: dict[tuple[bytes, float], object] = {}  # a worker's round playe
 
 
 def block_rows(variant: str, W: np.ndarray, explore: float, games: int, seed: int, first: int, label: int,
-               label_share: float, label_with: str, progress: Callable[[int], None] | None = None) -> Block:
+               label_share: float, label_with: str, progress: Callable[[int], None] | None = None,
+               value: str = VALUE_MARGIN) -> Block:
     """Games first .. first + games - 1 of a round, their rows as label_rows or play_rows make them. A worker runs
     blocks that start on a multiple of CHUNK from the round's first game, so every chunk, and the seed of its
     labels, is the one a single process plays: the rows do not depend on the number of workers."""
@@ -464,7 +477,8 @@ def block_rows(variant: str, W: np.ndarray, explore: float, games: int, seed: in
         _ROUND_PLAYERS[key] = round_player(W, explore)
     v, player = get_variant(variant), _ROUND_PLAYERS[key]
     if label:
-        X, y, g, labelled = label_rows(v, player, games, seed, label, label_share, first, progress, label_with)
+        X, y, g, labelled = label_rows(v, player, games, seed, label, label_share, first, progress, label_with,
+                                        value)
     else:
         X, y, g = play_rows(v, player, games, seed, first, progress)
         labelled = 0
@@ -479,15 +493,15 @@ def round_blocks(games: int, first: int, workers: int) -> list[tuple[int, int]]:
 
 def round_rows(variant: str, W: np.ndarray, explore: float, games: int, seed: int, first: int, label: int,
                label_share: float, label_with: str, workers: int,
-               progress: Callable[[int], None] | None = None) -> Block:
+               progress: Callable[[int], None] | None = None, value: str = VALUE_MARGIN) -> Block:
     """A round's rows (block_rows), played by `workers` processes (1: this one); the CPU seconds are every
     process's, so a round's figure is the same work however it was shared out."""
     if workers == 1:
-        return block_rows(variant, W, explore, games, seed, first, label, label_share, label_with, progress)
+        return block_rows(variant, W, explore, games, seed, first, label, label_share, label_with, progress, value)
     blocks = round_blocks(games, first, workers)
     pool = Pool(min(workers, len(blocks)))
     parts: dict[int, Block] = {}
-    calls = {(g0, n): (block_rows, (variant, W, explore, n, seed, g0, label, label_share, label_with))
+    calls = {(g0, n): (block_rows, (variant, W, explore, n, seed, g0, label, label_share, label_with, None, value))
              for g0, n in blocks}
     for (g0, n), part in pool_results(pool, calls):  # interrupted: the round is not saved, a rerun plays it again
         parts[g0] = part
@@ -535,15 +549,16 @@ class OtherRun:
 
 def run_name(marker: dict, rounds: int, rows: int) -> str:
     by = f", labelled by {marker.get('label_with', DEFAULT_LABELLER)}" if marker.get("label") else ""
+    by += f" on {marker['label_value']}s" if marker.get("label_value", VALUE_MARGIN) != VALUE_MARGIN else ""
     net = f" ({marker['label_net']})" if "label_net" in marker else ""
     return (f"{marker['variant']} seed {marker['seed']}, {rounds} round{'s' * (rounds != 1)} of {marker['games']:,} "
             f"games{by}{net}: {rows:,} rows")
 
 
-def other_runs(v: Variant, folders: list[Path], label: int, out: Path) -> list[OtherRun]:
+def other_runs(v: Variant, folders: list[Path], label: int, out: Path, value: str = VALUE_MARGIN) -> list[OtherRun]:
     """The rows of each folder's saved rounds, refused (one line, before any game) unless each is another finished
-    `train` run at this preset with targets of the same kind (option values, or hand margins) and this feature
-    layout's width."""
+    `train` run at this preset with targets of the same kind (option values of the same `value`, or hand margins)
+    and this feature layout's width."""
     from strategies.learned import NF
 
     runs: list[OtherRun] = []
@@ -560,6 +575,9 @@ def other_runs(v: Variant, folders: list[Path], label: int, out: Path) -> list[O
         if bool(m.get("label")) != bool(label):
             kind = "option values (--label)" if m.get("label") else "hand margins"
             raise TrainError(f"--also {folder}: its targets are {kind}; add runs whose targets are this run's")
+        if label and m.get("label_value", VALUE_MARGIN) != value:
+            raise TrainError(f"--also {folder}: its option values are {m.get('label_value', VALUE_MARGIN)}s, this "
+                             f"run's {value}s; add runs whose targets are this run's")
         parts = saved_run_rows(folder)
         if not parts:
             raise TrainError(f"--also {folder}: no round saved there yet; finish that run first")
@@ -587,9 +605,11 @@ def saved_run_rows(folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarra
 
 def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: float = DEFAULT_EXPLORE,
           progress: bool = True, label: int = 0, label_share: float = LABEL_SHARE,
-          label_with: str = DEFAULT_LABELLER, workers: int = 1, also: tuple[Path, ...] = ()) -> list[Round]:
+          label_with: str = DEFAULT_LABELLER, workers: int = 1, also: tuple[Path, ...] = (),
+          value: str = VALUE_MARGIN) -> list[Round]:
     """Rounds 0 .. rounds - 1, each `games` games, resuming after the rounds DIR already holds; `label` > 0: option
-    values from that many rollouts by `label_with` as the targets (label_rows), else the hand's margin (play_rows).
+    values (`value`: margin or result) from that many rollouts by `label_with` as the targets (label_rows), else the
+    hand's margin (play_rows).
     `workers` processes play each round's games (0: every core); the rows, and so the networks, are the same.
     `also`: other runs' folders, whose rows every fit has first (other_runs). A run's rows do not depend on them, so
     the marker leaves them out; a resumed run whose last saved round was fitted with others is fitted again (its
@@ -600,16 +620,22 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
         raise TrainError(f"--label-with {label_with}: accepted players are {', '.join(LABELLERS)}")
     if label_with != DEFAULT_LABELLER and not label:
         raise TrainError(f"--label-with {label_with}: the options are played out only with --label ROLLOUTS")
+    if value not in LABEL_VALUES:
+        raise TrainError(f"--label-value {value}: accepted values are {', '.join(LABEL_VALUES)}")
+    if value != VALUE_MARGIN and not label:
+        raise TrainError(f"--label-value {value}: options have values only with --label ROLLOUTS")
     run = {"variant": v.name, "games": games, "seed": seed, "explore": explore}
     if label:  # a run of hand margins keeps the marker it always had
         run |= {"label": label, "label_share": label_share}
     if label_with != DEFAULT_LABELLER:  # and one labelled by expert too
         run |= {"label_with": label_with, "label_net": labeller_network(v)}
+    if value != VALUE_MARGIN:  # a run of mean margins keeps the marker it always had
+        run |= {"label_value": value}
     marker = out / "run.json"
     if marker.exists() and json.loads(marker.read_text()) != run:
         raise TrainError(f"{out} holds the rounds of another training run ({marker.read_text().strip()}); give a new "
                          "folder, or that run's arguments to resume it")
-    others = other_runs(v, list(also), label, out)
+    others = other_runs(v, list(also), label, out, value)
     names = [o.name for o in others]
     out.mkdir(parents=True, exist_ok=True)
     marker.write_text(json.dumps(run))
@@ -633,7 +659,7 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
         W = done[-1].net() if done else np.zeros(0)
         update, close = progress_callback(progress, games, desc=f"{v.name} round {r}")
         X, y, g, labelled, played = round_rows(v.name, W, explore, games, seed, first, label, label_share,
-                                               label_with, workers, update)
+                                               label_with, workers, update, value)
         close()
         held = held_games(g, games, first)
         Xs.append(X)
@@ -663,7 +689,8 @@ def refit(rnd: Round, Xs: list[np.ndarray], ys: list[np.ndarray], hs: list[np.nd
 
 def provenance(variant: str, rounds: list[Round], seed: int, explore: float, command: str,
                trials: list[MarginTrial], label: int = 0, label_share: float = LABEL_SHARE,
-               capped: dict[str, float] | None = None, label_with: str = DEFAULT_LABELLER) -> dict:
+               capped: dict[str, float] | None = None, label_with: str = DEFAULT_LABELLER,
+               value: str = VALUE_MARGIN) -> dict:
     """What the package records beside a network (strategies/learned_nets.py), with the margin it plays at."""
     from importlib.metadata import version
 
@@ -678,6 +705,7 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
             **({"label": label, "label_share": label_share} if label else {}),
             **({"label_with": label_with, "label_net": labeller_network(get_variant(variant))}
                if label_with != DEFAULT_LABELLER else {}),
+            **({"label_value": value} if value != VALUE_MARGIN else {}),
             **({"capped": capped} if capped is not None else {}),
             "margin": best.margin, "points": best.points,
             **({"single": best.single} if best.single != SINGLE_NET else {}),

@@ -64,6 +64,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         MARGINS,
         MAX_CAPPED_EXCESS,
         MAX_LABEL_SAMPLES,
+        VALUE_MARGIN,
+        VALUE_UNITS,
         best_trial,
         capped_shares,
         install,
@@ -105,12 +107,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     command = (f"canasta-lab train {v.name} --rounds {args.rounds} --games {args.games} --seed {args.seed} "
                f"--explore {args.explore:g}" + (f" --label {args.label} --label-share {args.label_share:g}"
                                                  if args.label else "")
-               + (f" --label-with {args.label_with}" if args.label_with != DEFAULT_LABELLER else "") + " --out DIR"
+               + (f" --label-with {args.label_with}" if args.label_with != DEFAULT_LABELLER else "")
+               + (f" --label-value {args.label_value}" if args.label_value != VALUE_MARGIN else "") + " --out DIR"
                + " --also DIR" * len(args.also))
     # train refuses a bad --label-with (and learned without a network at the preset) before any game
     rounds = train(v.name, args.rounds, args.games, args.seed, out, args.explore, progress=not args.quiet,
                    label=args.label, label_share=args.label_share, label_with=args.label_with, workers=args.workers,
-                   also=tuple(Path(a) for a in args.also))
+                   also=tuple(Path(a) for a in args.also), value=args.label_value)
     print(f"{v.name}: {len(rounds)} rounds of {args.games:,} self-play games (`{command}`)")
     for name in rounds[-1].also:
         print(f"  each fit also had the rows of {name}")
@@ -122,8 +125,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.label:
         print(f"(rows: one per option of the decisions labelled, {sum(r.labelled for r in rounds):,} in all, each "
               f"option played out {args.label} times by {args.label_with}; losses: squared error of an option's value "
-              "less its decision's mean, in thousands of points, on the held-out fifth of the games; `mean only` "
-              "predicts the fitted rows' mean)")
+              f"less its decision's mean, {VALUE_UNITS[args.label_value]}, on the held-out fifth of the games; `mean "
+              "only` predicts the fitted rows' mean)")
     else:
         print("(losses: squared error of the hand margin in thousands of points on the held-out fifth of the games; "
               "`mean only` predicts the fitted rows' mean)")
@@ -164,7 +167,8 @@ def cmd_train(args: argparse.Namespace) -> int:
             f" --margin-games {args.margin_games}" if args.margin_games != MARGIN_GAMES else "")
         path = install(scope, rounds[-1].net(), provenance(v.name, rounds, args.seed, args.explore, command, trials,
                                                             args.label, args.label_share,
-                                                            {"network": own, "expert": teacher}, args.label_with))
+                                                            {"network": own, "expert": teacher}, args.label_with,
+                                                            args.label_value))
         where = f"at {scope}" if scope == v.name else f"at every {scope} preset without a network of its own"
         print(f"the network written to {path}: `learned` plays it {where}")
     return 0
@@ -198,7 +202,16 @@ def single_ladder(variant: str, rnd: Round, args: argparse.Namespace, base: Marg
 
 def add(sub: argparse._SubParsersAction) -> None:
     """Add analyse, learn and train."""
-    from sim.analysis.selfplay import DEFAULT_LABELLER, LABEL_MARGINS, LABEL_SHARE, LABELLERS, MARGIN_GAMES, MARGINS
+    from sim.analysis.selfplay import (
+        DEFAULT_LABELLER,
+        LABEL_MARGINS,
+        LABEL_SHARE,
+        LABEL_VALUES,
+        LABELLERS,
+        MARGIN_GAMES,
+        MARGINS,
+        VALUE_MARGIN,
+    )
 
     p = sub.add_parser("analyse", help="the value of each legal option at one decision of a transcript (or a position "
                                        "written by hand): mean hand margin and win chance over rollouts, best first")
@@ -256,6 +269,10 @@ def add(sub: argparse._SubParsersAction) -> None:
                    help="with --label: the player that plays the options out, " + " or ".join(LABELLERS) + " (the "
                         "network installed at the preset, several times the CPU; expert iteration's next step) "
                         "(default %(default)s)")
+    p.add_argument("--label-value", default=VALUE_MARGIN, metavar="VALUE",
+                   help="with --label: an option's value, " + " or ".join(LABEL_VALUES) + " (its rollouts' share won "
+                        "less their share lost: at a one-deal preset the game's result, what a win rate counts) "
+                        "(default %(default)s: the mean hand margin)")
     p.add_argument("--label-share", type=float, default=LABEL_SHARE,
                    help="with --label: the share of the decisions with a choice whose options are played out "
                         "(default %(default)s)")
