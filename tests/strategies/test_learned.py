@@ -136,6 +136,53 @@ def test_option_values_played_out_by_learned_label_the_same_decisions_with_learn
     assert abs(yL.sum()) < 1e-9 and np.any(yL != y)
 
 
+def test_an_options_result_value_is_its_share_of_rollouts_won_less_lost_beside_its_mean_margin():
+    """--label-value result: what a win rate counts (at a one-deal preset, the game's result), not how much: an
+    option that wins every rollout by a little is worth more than one that wins one by a lot and loses the rest."""
+    m = np.array([[100, -900, 0], [20, 2000, -10], [5, -300, 0]])
+    margin = SP.option_values(m, SP.VALUE_MARGIN)
+    result = SP.option_values(m, SP.VALUE_RESULT)
+    np.testing.assert_allclose(margin, np.array([125 / 3, 800 / 3, -10 / 3]) / 1000 - np.mean([125, 800, -10]) / 3000)
+    np.testing.assert_allclose(result, np.array([1.0, -1 / 3, -1 / 3]) - 1 / 9)
+    assert np.argmax(margin) == 1 and np.argmax(result) == 0
+
+
+def test_result_values_label_the_same_decisions_with_shares_won_less_lost():
+    v = get_variant("classic-4p")
+    player = SP.round_player(np.zeros(0), 0.3)
+    X, y, g, labelled = SP.label_rows(v, player, 2, seed=2, samples=4, share=0.2)
+    XR, yR, gR, labelledR = SP.label_rows(v, player, 2, seed=2, samples=4, share=0.2, value=SP.VALUE_RESULT)
+    assert labelledR == labelled > 0
+    np.testing.assert_array_equal(XR, X)
+    np.testing.assert_array_equal(gR, g)
+    assert abs(yR.sum()) < 1e-9 and np.all(np.abs(yR) <= 2) and np.any(yR != y)
+    assert np.any(np.sign(yR) != np.sign(y))  # some option wins more rollouts and by less
+
+
+def test_a_run_on_results_says_so_in_its_marker_and_takes_only_runs_on_results(tmp_path):
+    """A run's option values are margins or results; a resumed run or an added one (--also) of the other kind is
+    refused before any game, not fitted as if its targets were this run's."""
+    pytest.importorskip("sklearn")
+    margins, results = tmp_path / "m", tmp_path / "r"
+    SP.train("classic-2p", 1, 3, 1, margins, explore=0.2, progress=False, label=2)
+    SP.train("classic-2p", 1, 3, 1, results, explore=0.2, progress=False, label=2, value=SP.VALUE_RESULT)
+    assert json.loads((results / "run.json").read_text())["label_value"] == "result"
+    assert "label_value" not in json.loads((margins / "run.json").read_text())
+    with pytest.raises(SP.TrainError, match="another training run"):
+        SP.train("classic-2p", 1, 3, 1, results, explore=0.2, progress=False, label=2)
+    new = tmp_path / "new"
+    with pytest.raises(SP.TrainError, match="its option values are margins, this run's results"):
+        SP.train("classic-2p", 1, 3, 2, new, progress=False, label=2, also=(margins,), value=SP.VALUE_RESULT)
+    with pytest.raises(SP.TrainError, match="--label-value result: options have values only with --label"):
+        SP.train("classic-2p", 1, 3, 2, new, progress=False, value=SP.VALUE_RESULT)
+    with pytest.raises(SP.TrainError, match="--label-value wins: accepted values are margin, result"):
+        SP.train("classic-2p", 1, 3, 2, new, progress=False, label=2, value="wins")
+    assert not new.exists()
+    both = SP.train("classic-2p", 1, 3, 2, new, progress=False, label=2, also=(results,), value=SP.VALUE_RESULT)
+    assert both[0].also == [f"classic-2p seed 1, 1 round of 3 games, labelled by expert on results: "
+                            f"{both[0].rows_total - both[0].rows:,} rows"]
+
+
 def test_a_run_labelled_by_learned_names_the_labelling_network_in_its_marker(tmp_path):
     """A resumed run must be labelled by the network that labelled its rounds: the marker names it (scope, setting,
     a digest of its weights), so a run begun under another installed network is refused, not silently mixed."""
@@ -373,6 +420,10 @@ def test_train_refuses_bad_input_in_one_line_before_any_game(cli, tmp_path):
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label-with",
             "learned")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "only with --label" in r.stderr
+    r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--label", "4",
+            "--label-value", "wins")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--label-value wins" in r.stderr
+    assert "margin, result" in r.stderr
     r = cli("train", "classic-4p", "--games", "5", "--seed", "1", "--out", str(tmp_path / "t"), "--also",
             str(tmp_path / "none"))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--also" in r.stderr
