@@ -210,7 +210,10 @@ def try_single(variant: str, W: np.ndarray, seed: int, base: MarginTrial, single
 
 def network_hands(variant: str, W: np.ndarray, t: MarginTrial, seed: int) -> tuple[float, float]:
     """Network W at trial t's setting against itself on MIRROR_GAMES games of the trial deals (tune's mirror check):
-    the share of its hands the turn cap ended, and its turns a hand."""
+    the share of its hands the turn cap ended, and its turns a hand. A network can beat expert and reference and
+    still never end a hand against itself (at buraco-2p, one that took the one-card pile at every draw), or end
+    them only after twice expert's turns (one fitted to results there): its games then say little of the rules'
+    play, and it cannot check an answer."""
     from sim.analysis.tune import mirror_hands
 
     return mirror_hands(get_variant(variant), round_spec(W).choice(**t.knobs(variant)), MARGIN_SEED + seed)
@@ -243,12 +246,11 @@ def try_points(variant: str, W: np.ndarray, seed: int, base: MarginTrial, games:
     return trials
 
 
-def capped_shares(variant: str, W: np.ndarray, best: MarginTrial, seed: int) -> tuple[float, float]:
-    """Network W at its installed setting against itself, and expert against itself: the shares of their hands that
-    the turn cap ended, on the deals of MARGIN_SEED + seed (tune's mirror check, MIRROR_GAMES games each). A network
-    can beat expert and reference and still never end a hand against itself (at buraco-2p, one that took the
-    one-card pile at every draw): its games then say nothing of the rules' play, and it cannot check an answer."""
-    return network_hands(variant, W, best, seed)[0], expert_hands(variant, seed)[0]
+def ends_its_hands(own: float, own_turns: float, teacher: float, turns: float, length: bool) -> bool:
+    """Whether a network's own hands end as expert's do: at most MAX_CAPPED_EXCESS more of them ended by the turn cap,
+    and (`length`: at Buraco, where a take of a one-card pile passes the turn) at most MAX_LONGER more turns a
+    hand."""
+    return own <= teacher + MAX_CAPPED_EXCESS and (not length or own_turns <= turns * (1 + MAX_LONGER))
 
 
 def best_trial(trials: list[MarginTrial]) -> MarginTrial:

@@ -67,9 +67,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         VALUE_MARGIN,
         VALUE_UNITS,
         best_trial,
-        capped_shares,
+        ends_its_hands,
+        expert_hands,
         install,
         installable,
+        network_hands,
         provenance,
         single_acts,
         train,
@@ -147,11 +149,12 @@ def cmd_train(args: argparse.Namespace) -> int:
                   f"{best.label()}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, {best.elo_high:+.1f}]); its rounds stay "
                   f"in {out}")
             return NOT_INSTALLED
-        own, teacher = capped_shares(v.name, rounds[-1].net(), best, args.seed)
+        own, own_turns = network_hands(v.name, rounds[-1].net(), best, args.seed)
+        teacher, turns = expert_hands(v.name, args.seed)
         print(f"against itself ({MIRROR_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
-              f"ended by the turn cap (expert's own: {teacher:.1%})")
-        if own > teacher + MAX_CAPPED_EXCESS and single_acts(v.name):
-            best, own = single_ladder(v.name, rounds[-1], args, best, trials, teacher)
+              f"ended by the turn cap, {own_turns:.1f} turns a hand (expert's own: {teacher:.1%}, {turns:.1f})")
+        if single_acts(v.name) and not ends_its_hands(own, own_turns, teacher, turns, True):
+            best, own = single_ladder(v.name, rounds[-1], args, best, trials, teacher, turns)
             if not installable(trials):
                 print(f"not installed: with {best.label()} the network does not beat expert beyond chance; its rounds "
                       f"stay in {out}")
@@ -175,15 +178,15 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def single_ladder(variant: str, rnd: Round, args: argparse.Namespace, base: MarginTrial,
-                  trials: list[MarginTrial], teacher: float) -> tuple[MarginTrial, float]:
-    """train --install at Buraco, for round rnd's network, whose own hands stall: its best setting again with each
-    `single` of SINGLES in turn (appended to `trials`) until its own games end and last at most MAX_LONGER more turns
-    a hand than expert's; the last tried and the share of its own hands the turn cap ended."""
-    from sim.analysis.selfplay import MAX_CAPPED_EXCESS, MAX_LONGER, SINGLES, expert_hands, network_hands, try_single
+                  trials: list[MarginTrial], teacher: float, turns: float) -> tuple[MarginTrial, float]:
+    """train --install at Buraco, for round rnd's network, whose own hands stall or last too long: its best setting
+    again with each `single` of SINGLES in turn (appended to `trials`) until its own games end and last at most
+    MAX_LONGER more turns a hand than expert's (`turns`); the last tried and the share of its own hands the turn cap
+    ended."""
+    from sim.analysis.selfplay import MAX_LONGER, SINGLES, ends_its_hands, network_hands, try_single
     from strategies.learned import single_name
 
     W = rnd.net()
-    _, turns = expert_hands(variant, args.seed)
     tried = ", ".join(str(single_name(n)) for n in SINGLES)
     print(f"again with single=N (Buraco: up to turn N of a hand the network takes a pile of one card as it likes, "
           f"then only where expert does), in turn {tried}, until its games against itself end and last at most "
@@ -195,7 +198,7 @@ def single_ladder(variant: str, rnd: Round, args: argparse.Namespace, base: Marg
         print(f"  margin {best.label()}: win rate {best.win_rate:.3f}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, "
               f"{best.elo_high:+.1f}]; against itself {own:.1%} of its hands ended by the turn cap, {own_turns:.1f} "
               "turns a hand")
-        if own <= teacher + MAX_CAPPED_EXCESS and own_turns <= turns * (1 + MAX_LONGER):
+        if ends_its_hands(own, own_turns, teacher, turns, True):
             break
     return best, own
 

@@ -459,7 +459,8 @@ def test_a_network_whose_own_hands_end_by_the_turn_cap_is_not_installed(monkeypa
     from sim.cli import main
 
     _trained(monkeypatch, SP.MarginTrial(0.1, 2000, 0.7, 150.0, 130.0, 170.0))
-    monkeypatch.setattr(SP, "capped_shares", lambda *a, **k: (1.0, 0.0))  # the network's own hands, expert's
+    monkeypatch.setattr(SP, "network_hands", lambda *a, **k: (1.0, 70.0))  # the network's own hands
+    monkeypatch.setattr(SP, "expert_hands", lambda *a, **k: (0.0, 70.0))
     _refuse_install(monkeypatch)
     code = main(["train", "classic-2p", "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
                  "--install", "--quiet"])
@@ -553,9 +554,9 @@ def test_a_network_that_stalls_is_installed_with_the_first_single_whose_own_hand
         return SP.MarginTrial(base.margin, 2000, 0.6, 70.0 + single, 55.0, 85.0, base.points, single)
 
     monkeypatch.setattr(SP, "try_single", try_single)
-    monkeypatch.setattr(SP, "capped_shares", lambda v, W, best, seed: (1.0, 0.0))  # at its best, it stalls
-    monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))
-    monkeypatch.setattr(SP, "network_hands", lambda v, W, t, seed: (1.0 if t.single in stalls else 0.0,
+    monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))  # at its best (single=net), it stalls
+    monkeypatch.setattr(SP, "network_hands", lambda v, W, t, seed: (1.0 if t.single in stalls + (LN.SINGLE_NET,)
+                                                                   else 0.0,
                                                                    90.0 if t.single in longer else 80.0))
     written = {}
     monkeypatch.setattr(SP, "install", lambda scope, W, prov: written.update(scope=scope, prov=prov) or tmp_path)
@@ -579,9 +580,8 @@ def test_a_network_that_stalls_and_loses_its_gain_with_single_expert_is_not_inst
     _trained(monkeypatch, SP.MarginTrial(0.02, 2000, 0.7, 160.0, 140.0, 180.0))
     monkeypatch.setattr(SP, "try_single", lambda variant, W, seed, base, single, games, progress: SP.MarginTrial(
         base.margin, 2000, 0.5, 3.0, -9.0, 15.0, base.points, single))
-    monkeypatch.setattr(SP, "capped_shares", lambda v, W, best, seed: (1.0, 0.0))
     monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))
-    monkeypatch.setattr(SP, "network_hands", lambda v, W, t, seed: (0.0, 70.0))
+    monkeypatch.setattr(SP, "network_hands", lambda v, W, t, seed: (float(t.single == LN.SINGLE_NET), 70.0))
     _refuse_install(monkeypatch)
     code = main(["train", "buraco-2p", "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
                  "--install", "--quiet"])
@@ -589,8 +589,34 @@ def test_a_network_that_stalls_and_loses_its_gain_with_single_expert_is_not_inst
     assert code == 1 and f"not installed: with 0.02, single={SP.SINGLES[0]} the network does not beat expert" in out
 
 
+@pytest.mark.parametrize("preset,ladder", [("buraco-2p", True), ("classic-2p", False)])
+def test_a_network_whose_own_hands_end_but_last_too_long_goes_down_the_single_ladder_at_buraco(
+        monkeypatch, tmp_path, capsys, preset, ladder):
+    """buraco-2p's network fitted to results ended 96% of its own hands, each in 130 turns (expert's 70): passing at
+    the one-card pile. At Buraco a network whose own hands last more than a quarter longer than expert's goes down
+    the `single` ladder as one whose hands stall does; elsewhere (no pass) their length is reported, not held
+    against it."""
+    from sim.cli import main
+
+    _trained(monkeypatch, SP.MarginTrial(0.1, 2000, 0.7, 150.0, 135.0, 165.0))
+    monkeypatch.setattr(SP, "try_single", lambda variant, W, seed, base, single, games, progress: SP.MarginTrial(
+        base.margin, 2000, 0.68, 140.0, 125.0, 155.0, base.points, single))
+    monkeypatch.setattr(SP, "expert_hands", lambda v, seed: (0.0, 70.0))
+    monkeypatch.setattr(SP, "network_hands", lambda v, W, t, seed: (0.04, 130.0 if t.single == LN.SINGLE_NET
+                                                                   else 85.0))
+    written = {}
+    monkeypatch.setattr(SP, "install", lambda scope, W, prov: written.update(prov=prov) or tmp_path)
+    code = main(["train", preset, "--games", "5", "--seed", "1", "--label", "2", "--out", str(tmp_path / "r"),
+                 "--install", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0 and "4.0% of its hands ended by the turn cap, 130.0 turns a hand (expert's own: 0.0%, 70.0)" in out
+    assert ("again with single=N" in out) == ladder
+    assert written["prov"].get("single", LN.SINGLE_NET) == (SP.SINGLES[0] if ladder else LN.SINGLE_NET)
+    assert written["prov"]["capped"] == {"network": 0.04, "expert": 0.0}
+
+
 def test_expert_s_own_hands_end_without_the_turn_cap():
-    """The measure the install guard compares with (SP.capped_shares, tune's mirror check): expert against itself on
+    """The measure the install guard compares with (SP.expert_hands, tune's mirror check): expert against itself on
     the trial deals (buraco-2p and classic-2p)."""
     from sim.analysis.tune import mirror_capped
 
