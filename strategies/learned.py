@@ -188,8 +188,9 @@ K_NET = KNOBS.knob(
     (("teacher", float(NET_TEACHER)),) + tuple((f, float(i)) for i, f in enumerate(NET_SCOPES)))
 K_MARGIN = KNOBS.knob(
     "margin", 0, 1, 0.2,
-    "how much more (thousands of points of the hand's margin) the network must expect of an option than of "
-    "expert's choice before playing it instead: its estimates of the options expert seldom plays are noisier "
+    "how much more (thousands of points of the hand's margin; results, won 1 and lost -1, for a network fitted "
+    "to results, `train --label-value result`) the network must expect of an option than of expert's choice "
+    "before playing it instead: its estimates of the options expert seldom plays are noisier "
     "(default where a network plays: the margin `canasta-lab train --install` measured best for it against expert)",
     whole=False)
 POINT_NAMES = ("draw", "meld", "ask", "answer", "discard")  # the decision points DP_DRAW .. DP_DISCARD, bit by bit
