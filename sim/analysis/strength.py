@@ -295,15 +295,16 @@ def networks_markdown(data: dict[str, Any]) -> list[str]:
 
 
 def targets(prov: dict[str, Any]) -> str:
-    """What a network was fitted to: the hand's margin, or option values (`train --label`), played out by whom
-    (`--label-with`) and how many decisions."""
+    """What a network was fitted to: the hand's margin, or option values (`train --label`; mean margins, or results
+    with `--label-value result`), played out by whom (`--label-with`) and how many decisions."""
     also = prov["rounds"][-1].get("also", [])  # other runs' rows (`--also`), named by their markers
     more = f"; and the rows of {'; of '.join(also)}" if also else ""
     if not prov.get("label"):
         return "hand margin" + more
     decisions = sum(r.get("labelled", 0) for r in prov["rounds"])
     by = f" by {prov['label_with']}" if prov.get("label_with") else ""  # expert's, where the provenance names none
-    return f"option values, {prov['label']} rollouts{by}, {decisions:,} decisions{more}"
+    kind = f" ({prov['label_value']}s)" if prov.get("label_value", "margin") != "margin" else ""
+    return f"option values{kind}, {prov['label']} rollouts{by}, {decisions:,} decisions{more}"
 
 
 def command_line(variant: str, games: int, seed: int, games_for: Mapping[str, int], only: Sequence[str] = (),

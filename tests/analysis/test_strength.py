@@ -167,6 +167,7 @@ def test_the_networks_table_says_what_each_network_was_fitted_to():
     prov = {"label": 16, "label_share": 0.3, "rounds": [{"labelled": 1200}, {"labelled": 34}]}
     assert targets(prov) == "option values, 16 rollouts, 1,234 decisions"
     assert targets(prov | {"label_with": "learned"}) == "option values, 16 rollouts by learned, 1,234 decisions"
+    assert targets(prov | {"label_value": "result"}) == "option values (results), 16 rollouts, 1,234 decisions"
     two = {"rounds": [{"labelled": 1234, "also": ["house-001-4p seed 1, 1 round of 2,500 games: 10 rows",
                                                   "house-001-4p seed 3, 1 round of 2,500 games: 20 rows"]}]}
     assert targets(two | {"label": 16}) == ("option values, 16 rollouts, 1,234 decisions; and the rows of house-001-4p "
