@@ -246,11 +246,10 @@ def try_points(variant: str, W: np.ndarray, seed: int, base: MarginTrial, games:
     return trials
 
 
-def ends_its_hands(own: float, own_turns: float, teacher: float, turns: float, length: bool) -> bool:
-    """Whether a network's own hands end as expert's do: at most MAX_CAPPED_EXCESS more of them ended by the turn cap,
-    and (`length`: at Buraco, where a take of a one-card pile passes the turn) at most MAX_LONGER more turns a
-    hand."""
-    return own <= teacher + MAX_CAPPED_EXCESS and (not length or own_turns <= turns * (1 + MAX_LONGER))
+def ends_its_hands(own: float, own_turns: float, teacher: float, turns: float) -> bool:
+    """Whether a network's own hands end as expert's do at Buraco, where a take of a one-card pile passes the turn:
+    at most MAX_CAPPED_EXCESS more of them ended by the turn cap, and at most MAX_LONGER more turns a hand."""
+    return own <= teacher + MAX_CAPPED_EXCESS and own_turns <= turns * (1 + MAX_LONGER)
 
 
 def best_trial(trials: list[MarginTrial]) -> MarginTrial:

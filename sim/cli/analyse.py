@@ -100,8 +100,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ValueError:
         margins = ()
     if not margins or not all(0 <= m <= 1 for m in margins):
-        raise CliError(f"--margins {args.margins}: give margins between 0 and 1 (thousands of points), separated by "
-                       "commas, e.g. 0.1,0.2,0.3,0.5")
+        raise CliError(f"--margins {args.margins}: give margins between 0 and 1 (thousands of points; results with "
+                       "--label-value result), separated by commas, e.g. 0.1,0.2,0.3,0.5")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {args.out}: a file, not a folder; give a folder (new, or one a run of this command "
@@ -153,7 +153,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         teacher, turns = expert_hands(v.name, args.seed)
         print(f"against itself ({MIRROR_GAMES} games, deals of seed {MARGIN_SEED + args.seed}): {own:.1%} of its hands "
               f"ended by the turn cap, {own_turns:.1f} turns a hand (expert's own: {teacher:.1%}, {turns:.1f})")
-        if single_acts(v.name) and not ends_its_hands(own, own_turns, teacher, turns, True):
+        if single_acts(v.name) and not ends_its_hands(own, own_turns, teacher, turns):
             best, own = single_ladder(v.name, rounds[-1], args, best, trials, teacher, turns)
             if not installable(trials):
                 print(f"not installed: with {best.label()} the network does not beat expert beyond chance; its rounds "
@@ -198,7 +198,7 @@ def single_ladder(variant: str, rnd: Round, args: argparse.Namespace, base: Marg
         print(f"  margin {best.label()}: win rate {best.win_rate:.3f}, Elo {best.elo:+.1f} [{best.elo_low:+.1f}, "
               f"{best.elo_high:+.1f}]; against itself {own:.1%} of its hands ended by the turn cap, {own_turns:.1f} "
               "turns a hand")
-        if ends_its_hands(own, own_turns, teacher, turns, True):
+        if ends_its_hands(own, own_turns, teacher, turns):
             break
     return best, own
 

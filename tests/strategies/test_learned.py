@@ -592,10 +592,10 @@ def test_a_network_that_stalls_and_loses_its_gain_with_single_expert_is_not_inst
 @pytest.mark.parametrize("preset,ladder", [("buraco-2p", True), ("classic-2p", False)])
 def test_a_network_whose_own_hands_end_but_last_too_long_goes_down_the_single_ladder_at_buraco(
         monkeypatch, tmp_path, capsys, preset, ladder):
-    """buraco-2p's network fitted to results ended 96% of its own hands, each in 130 turns (expert's 70): passing at
-    the one-card pile. At Buraco a network whose own hands last more than a quarter longer than expert's goes down
-    the `single` ladder as one whose hands stall does; elsewhere (no pass) their length is reported, not held
-    against it."""
+    """buraco-2p's network fitted to results left 2-4% of its own hands to the turn cap and played 113-131 turns a
+    hand (expert's 70-75): passing at the one-card pile. At Buraco a network whose own hands last more than a
+    quarter longer than expert's goes down the `single` ladder as one whose hands stall does; elsewhere (no pass)
+    their length is reported, not held against it."""
     from sim.cli import main
 
     _trained(monkeypatch, SP.MarginTrial(0.1, 2000, 0.7, 150.0, 135.0, 165.0))
