@@ -604,6 +604,15 @@ def saved_run_rows(folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarra
     return parts
 
 
+def labelling(v: Variant, label: int, label_share: float, label_with: str, value: str) -> dict:
+    """How a run's targets were made, as its marker and its network's provenance both record it: nothing for hand
+    margins, and of option values only what differs from expert's mean margins (the markers of earlier runs stay
+    equal to their arguments')."""
+    return ({"label": label, "label_share": label_share} if label else {}) | (
+        {"label_with": label_with, "label_net": labeller_network(v)} if label_with != DEFAULT_LABELLER else {}) | (
+        {"label_value": value} if value != VALUE_MARGIN else {})
+
+
 def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: float = DEFAULT_EXPLORE,
           progress: bool = True, label: int = 0, label_share: float = LABEL_SHARE,
           label_with: str = DEFAULT_LABELLER, workers: int = 1, also: tuple[Path, ...] = (),
@@ -625,13 +634,8 @@ def train(variant: str, rounds: int, games: int, seed: int, out: Path, explore: 
         raise TrainError(f"--label-value {value}: accepted values are {', '.join(LABEL_VALUES)}")
     if value != VALUE_MARGIN and not label:
         raise TrainError(f"--label-value {value}: options have values only with --label ROLLOUTS")
-    run = {"variant": v.name, "games": games, "seed": seed, "explore": explore}
-    if label:  # a run of hand margins keeps the marker it always had
-        run |= {"label": label, "label_share": label_share}
-    if label_with != DEFAULT_LABELLER:  # and one labelled by expert too
-        run |= {"label_with": label_with, "label_net": labeller_network(v)}
-    if value != VALUE_MARGIN:  # a run of mean margins keeps the marker it always had
-        run |= {"label_value": value}
+    run = {"variant": v.name, "games": games, "seed": seed, "explore": explore} | labelling(
+        v, label, label_share, label_with, value)
     marker = out / "run.json"
     if marker.exists() and json.loads(marker.read_text()) != run:
         raise TrainError(f"{out} holds the rounds of another training run ({marker.read_text().strip()}); give a new "
@@ -703,10 +707,7 @@ def provenance(variant: str, rounds: list[Round], seed: int, explore: float, com
     return {"command": command, "variant": variant, "seed": seed, "explore": explore,
             "rounds": [{k: val for k, val in asdict(r).items() if k != "weights"} for r in rounds],
             "rows": last.rows_total, "held_out_loss": last.held_out_loss, "held_out_base": last.held_out_base,
-            **({"label": label, "label_share": label_share} if label else {}),
-            **({"label_with": label_with, "label_net": labeller_network(get_variant(variant))}
-               if label_with != DEFAULT_LABELLER else {}),
-            **({"label_value": value} if value != VALUE_MARGIN else {}),
+            **labelling(get_variant(variant), label, label_share, label_with, value),
             **({"capped": capped} if capped is not None else {}),
             "margin": best.margin, "points": best.points,
             **({"single": best.single} if best.single != SINGLE_NET else {}),
